@@ -1,0 +1,236 @@
+//! Attack tables: leapers and rays computed by `const fn`, sliders by fancy magic
+//! bitboards (or PEXT when built with BMI2) from a table laid out by `build.rs`.
+
+pub mod gen;
+
+use crate::{Color, Role, Square, SquareSet};
+
+#[derive(Clone, Copy)]
+pub(crate) struct Magic {
+    mask: u64,
+    #[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
+    magic: u64,
+    #[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
+    shift: u32,
+    offset: usize,
+}
+
+include!(concat!(env!("OUT_DIR"), "/magics.rs"));
+
+const SLIDER_BYTES: &[u8; SLIDER_TABLE_LEN * 8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/slider_attacks.bin"));
+
+/// Decodes the table at compile time, so no run-time initialisation is needed.
+const fn decode_table() -> [u64; SLIDER_TABLE_LEN] {
+    let mut out = [0u64; SLIDER_TABLE_LEN];
+    let mut i = 0;
+    while i < SLIDER_TABLE_LEN {
+        let b = SLIDER_BYTES;
+        let j = i * 8;
+        out[i] = u64::from_ne_bytes([
+            b[j],
+            b[j + 1],
+            b[j + 2],
+            b[j + 3],
+            b[j + 4],
+            b[j + 5],
+            b[j + 6],
+            b[j + 7],
+        ]);
+        i += 1;
+    }
+    out
+}
+
+static SLIDER_TABLE: [u64; SLIDER_TABLE_LEN] = decode_table();
+
+#[inline(always)]
+fn slider_lookup(m: &Magic, occupied: SquareSet) -> SquareSet {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    // SAFETY: the `bmi2` target feature is enabled for this whole build (checked by cfg).
+    let index = unsafe { core::arch::x86_64::_pext_u64(occupied.0, m.mask) } as usize;
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    let index = ((occupied.0 & m.mask).wrapping_mul(m.magic) >> m.shift) as usize;
+    SquareSet(SLIDER_TABLE[m.offset + index])
+}
+
+/// Bishop attacks from `sq` with blockers `occupied`.
+#[inline]
+pub fn bishop_attacks(sq: Square, occupied: SquareSet) -> SquareSet {
+    slider_lookup(&BISHOP_MAGICS[sq.index()], occupied)
+}
+
+/// Rook attacks from `sq` with blockers `occupied`.
+#[inline]
+pub fn rook_attacks(sq: Square, occupied: SquareSet) -> SquareSet {
+    slider_lookup(&ROOK_MAGICS[sq.index()], occupied)
+}
+
+#[inline]
+pub fn queen_attacks(sq: Square, occupied: SquareSet) -> SquareSet {
+    bishop_attacks(sq, occupied) | rook_attacks(sq, occupied)
+}
+
+const fn leaper_table(deltas: &[(i8, i8)]) -> [u64; 64] {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut i = 0;
+        while i < deltas.len() {
+            let f = (sq & 7) as i8 + deltas[i].0;
+            let r = (sq >> 3) as i8 + deltas[i].1;
+            if f >= 0 && f < 8 && r >= 0 && r < 8 {
+                table[sq] |= 1 << (r * 8 + f);
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+static KNIGHT: [u64; 64] = leaper_table(&[
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+]);
+static KING: [u64; 64] = leaper_table(&[
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+]);
+static PAWN: [[u64; 64]; 2] = [
+    leaper_table(&[(-1, 1), (1, 1)]),
+    leaper_table(&[(-1, -1), (1, -1)]),
+];
+
+#[inline]
+pub fn knight_attacks(sq: Square) -> SquareSet {
+    SquareSet(KNIGHT[sq.index()])
+}
+
+#[inline]
+pub fn king_attacks(sq: Square) -> SquareSet {
+    SquareSet(KING[sq.index()])
+}
+
+/// The squares a pawn of `color` on `sq` attacks.
+#[inline]
+pub fn pawn_attacks(color: Color, sq: Square) -> SquareSet {
+    SquareSet(PAWN[color.index()][sq.index()])
+}
+
+/// Attacks of a piece of `role` and `color` on `sq`.
+#[inline]
+pub fn attacks(role: Role, color: Color, sq: Square, occupied: SquareSet) -> SquareSet {
+    match role {
+        Role::Pawn => pawn_attacks(color, sq),
+        Role::Knight => knight_attacks(sq),
+        Role::Bishop => bishop_attacks(sq, occupied),
+        Role::Rook => rook_attacks(sq, occupied),
+        Role::Queen => queen_attacks(sq, occupied),
+        Role::King => king_attacks(sq),
+    }
+}
+
+/// For each pair of squares on a line: (squares strictly between, the whole line).
+const fn ray_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
+    let mut between = [[0u64; 64]; 64];
+    let mut line = [[0u64; 64]; 64];
+    let mut a = 0u8;
+    while a < 64 {
+        let mut b = 0u8;
+        while b < 64 {
+            let (fa, ra) = ((a & 7) as i8, (a >> 3) as i8);
+            let (fb, rb) = ((b & 7) as i8, (b >> 3) as i8);
+            let (df, dr) = (fb - fa, rb - ra);
+            let aligned = a != b && (df == 0 || dr == 0 || df == dr || df == -dr);
+            if aligned {
+                let slider = if df == 0 || dr == 0 {
+                    gen::Slider::Rook
+                } else {
+                    gen::Slider::Bishop
+                };
+                let from_a = gen::sliding_attacks(slider, a, 1 << b);
+                let from_b = gen::sliding_attacks(slider, b, 1 << a);
+                between[a as usize][b as usize] = from_a & from_b;
+                line[a as usize][b as usize] = (gen::sliding_attacks(slider, a, 0)
+                    & gen::sliding_attacks(slider, b, 0))
+                    | (1 << a)
+                    | (1 << b);
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    (between, line)
+}
+
+static RAYS: ([[u64; 64]; 64], [[u64; 64]; 64]) = ray_tables();
+
+/// Squares strictly between `a` and `b` if they share a line, else empty.
+#[inline]
+pub fn between(a: Square, b: Square) -> SquareSet {
+    SquareSet(RAYS.0[a.index()][b.index()])
+}
+
+/// The full line (edge to edge) through `a` and `b`, if they share one, else empty.
+#[inline]
+pub fn line(a: Square, b: Square) -> SquareSet {
+    SquareSet(RAYS.1[a.index()][b.index()])
+}
+
+/// True when `a`, `b` and `c` lie on one line.
+#[inline]
+pub fn aligned(a: Square, b: Square, c: Square) -> bool {
+    line(a, b).contains(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sliders_match_ray_walk() {
+        let mut rng = gen::Rng::new(7);
+        for _ in 0..2000 {
+            let occ = rng.next_u64() & rng.next_u64();
+            for sq in Square::all() {
+                let o = SquareSet(occ);
+                assert_eq!(
+                    bishop_attacks(sq, o).0,
+                    gen::sliding_attacks(gen::Slider::Bishop, sq.index() as u8, occ)
+                );
+                assert_eq!(
+                    rook_attacks(sq, o).0,
+                    gen::sliding_attacks(gen::Slider::Rook, sq.index() as u8, occ)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn leapers_and_rays() {
+        assert_eq!(knight_attacks(Square::A1).count(), 2);
+        assert_eq!(king_attacks(Square::E1).count(), 5);
+        assert_eq!(pawn_attacks(Color::White, Square::E1).count(), 2);
+        assert_eq!(
+            between(Square::A1, Square::H8).count(),
+            6,
+            "b2 c3 d4 e5 f6 g7"
+        );
+        assert!(between(Square::A1, Square::B3).is_empty());
+        assert_eq!(line(Square::A1, Square::B2).count(), 8);
+        assert!(aligned(Square::A1, Square::C3, Square::H8));
+    }
+}

@@ -1,0 +1,105 @@
+//! Castling rights, general enough for Chess960: each right names its rook's square.
+
+use crate::{Color, File, Rank, Square};
+
+/// The two ways to castle: towards the h-file (king side) or the a-file (queen side).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum CastleSide {
+    King = 0,
+    Queen = 1,
+}
+
+impl CastleSide {
+    pub const ALL: [CastleSide; 2] = [CastleSide::King, CastleSide::Queen];
+
+    /// The file the king lands on: g or c.
+    pub const fn king_to_file(self) -> File {
+        match self {
+            CastleSide::King => File::G,
+            CastleSide::Queen => File::C,
+        }
+    }
+    /// The file the rook lands on: f or d.
+    pub const fn rook_to_file(self) -> File {
+        match self {
+            CastleSide::King => File::F,
+            CastleSide::Queen => File::D,
+        }
+    }
+}
+
+/// Which castling moves are still allowed, and with which rooks.
+///
+/// Rights are bits `2 * color + side` (the Polyglot order: White king side, White queen
+/// side, Black king side, Black queen side).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Castling {
+    rights: u8,
+    rooks: [Square; 4],
+    /// The rights lost when a move starts or ends on a square (king or castling rook).
+    touch: [u8; 64],
+}
+
+#[inline]
+const fn bit(color: Color, side: CastleSide) -> usize {
+    2 * color as usize + side as usize
+}
+
+impl Castling {
+    pub const NONE: Castling = Castling {
+        rights: 0,
+        rooks: [Square::H1, Square::A1, Square::H8, Square::A8],
+        touch: [0; 64],
+    };
+
+    /// Grants a right: `king` and `rook` are the squares of the castling pieces.
+    pub(crate) fn grant(&mut self, color: Color, side: CastleSide, king: Square, rook: Square) {
+        let b = bit(color, side);
+        self.rights |= 1 << b;
+        self.rooks[b] = rook;
+        self.touch[rook.index()] |= 1 << b;
+        self.touch[king.index()] |= 1 << b;
+    }
+
+    /// The rights as a 4-bit set (bit order as in the type's documentation).
+    #[inline]
+    pub const fn bits(&self) -> u8 {
+        self.rights
+    }
+    #[inline]
+    pub const fn is_empty(&self) -> bool {
+        self.rights == 0
+    }
+    #[inline]
+    pub const fn has(&self, color: Color, side: CastleSide) -> bool {
+        self.rights >> bit(color, side) & 1 != 0
+    }
+    #[inline]
+    pub const fn has_any(&self, color: Color) -> bool {
+        self.rights >> (2 * color as usize) & 3 != 0
+    }
+    /// The rook that castles on this side, if the right remains.
+    #[inline]
+    pub const fn rook(&self, color: Color, side: CastleSide) -> Option<Square> {
+        if self.has(color, side) {
+            Some(self.rooks[bit(color, side)])
+        } else {
+            None
+        }
+    }
+    /// Drops the rights that a move from `from` to `to` takes away; returns the old bits.
+    #[inline]
+    pub(crate) fn touch(&mut self, from: Square, to: Square) -> u8 {
+        let old = self.rights;
+        self.rights &= !(self.touch[from.index()] | self.touch[to.index()]);
+        old
+    }
+    #[inline]
+    pub(crate) fn set_bits(&mut self, bits: u8) {
+        self.rights = bits;
+    }
+    /// The back rank of `color`.
+    pub const fn back_rank(color: Color) -> Rank {
+        Rank::FIRST.relative(color)
+    }
+}

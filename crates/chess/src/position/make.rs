@@ -1,0 +1,235 @@
+//! Make and unmake (execute and retract) a move, and the null move, with keys kept
+//! incrementally.
+
+use super::{Position, NO_PIECE};
+use crate::attacks::pawn_attacks;
+use crate::{zobrist, Color, Move, MoveKind, Piece, Role, Square, SquareSet};
+
+/// What `make` changes that `unmake` cannot recompute.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo {
+    captured: u8,
+    castling: u8,
+    ep_square: Option<Square>,
+    halfmoves: u32,
+    key: u64,
+    pawn_key: u64,
+    material_key: u64,
+    checkers: SquareSet,
+    pinned: SquareSet,
+}
+
+const _: () = assert!(std::mem::size_of::<Undo>() <= 64);
+
+impl Position {
+    /// Plays a legal move. The move must be legal in this position (from the generator or
+    /// checked with [`Position::is_legal`]); anything else leaves the position corrupt.
+    pub fn make(&mut self, m: Move) -> Undo {
+        let undo = Undo {
+            captured: NO_PIECE,
+            castling: self.castling.bits(),
+            ep_square: self.ep_square,
+            halfmoves: self.halfmoves,
+            key: self.key,
+            pawn_key: self.pawn_key,
+            material_key: self.material_key,
+            checkers: self.checkers,
+            pinned: self.pinned,
+        };
+        let mut undo = undo;
+        let us = self.turn;
+        let them = !us;
+        let (from, to) = (m.from(), m.to());
+        let piece = Piece::from_index(self.board[from.index()] as usize);
+
+        if let Some(ep) = self.ep_hashed() {
+            self.key ^= zobrist::en_passant_file(ep.file().index());
+        }
+        self.ep_square = None;
+        self.halfmoves += 1;
+
+        match m.kind() {
+            MoveKind::Castle => {
+                let rook = Role::Rook.of(us);
+                let (king_to, rook_to) = (m.castle_king_to(), m.castle_rook_to());
+                // Remove both first: in Chess960 the king may land where the rook stood.
+                self.remove(piece, from);
+                self.remove(rook, to);
+                self.put(piece, king_to);
+                self.put(rook, rook_to);
+            }
+            kind => {
+                let captured_sq = if kind == MoveKind::EnPassant {
+                    Square::from_coords(to.file(), from.rank())
+                } else {
+                    to
+                };
+                let captured = self.board[captured_sq.index()];
+                if captured != NO_PIECE {
+                    let cp = Piece::from_index(captured as usize);
+                    self.remove(cp, captured_sq);
+                    self.material_key ^= zobrist::material(cp, self.count(them, cp.role()));
+                    undo.captured = captured;
+                    self.halfmoves = 0;
+                }
+                if let MoveKind::Promotion(role) = kind {
+                    self.remove(piece, from);
+                    self.material_key ^= zobrist::material(piece, self.count(us, Role::Pawn));
+                    let promoted = role.of(us);
+                    self.material_key ^= zobrist::material(promoted, self.count(us, role));
+                    self.put(promoted, to);
+                } else {
+                    self.shift(piece, from, to);
+                }
+                if piece.role() == Role::Pawn {
+                    self.halfmoves = 0;
+                    if from.index() ^ to.index() == 16 {
+                        let ep = Square::from_index((from.index() + to.index()) / 2);
+                        // Record the square only when an enemy pawn could take there, as
+                        // Polyglot does, so that repetitions compare equal.
+                        if (pawn_attacks(us, ep) & self.pieces(them, Role::Pawn)).any() {
+                            self.ep_square = Some(ep);
+                            self.key ^= zobrist::en_passant_file(ep.file().index());
+                        }
+                    }
+                }
+            }
+        }
+
+        let old = self.castling.touch(from, to);
+        if old != self.castling.bits() {
+            self.key ^= zobrist::castling_set(old) ^ zobrist::castling_set(self.castling.bits());
+        }
+        if us == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = them;
+        self.key ^= zobrist::white_to_move();
+        self.update_check_info();
+        undo
+    }
+
+    /// Takes back `m`, which must be the last move made, with the `Undo` that `make` gave.
+    pub fn unmake(&mut self, m: Move, undo: &Undo) {
+        let them = self.turn;
+        let us = !them;
+        self.turn = us;
+        if us == Color::Black {
+            self.fullmoves -= 1;
+        }
+        let (from, to) = (m.from(), m.to());
+        match m.kind() {
+            MoveKind::Castle => {
+                let king = Role::King.of(us);
+                let rook = Role::Rook.of(us);
+                self.remove(king, m.castle_king_to());
+                self.remove(rook, m.castle_rook_to());
+                self.put(king, from);
+                self.put(rook, to);
+            }
+            kind => {
+                let moved = Piece::from_index(self.board[to.index()] as usize);
+                if kind.is_promotion() {
+                    self.remove(moved, to);
+                    self.put(Role::Pawn.of(us), from);
+                } else {
+                    self.shift(moved, to, from);
+                }
+                if undo.captured != NO_PIECE {
+                    let sq = if kind == MoveKind::EnPassant {
+                        Square::from_coords(to.file(), from.rank())
+                    } else {
+                        to
+                    };
+                    self.put(Piece::from_index(undo.captured as usize), sq);
+                }
+            }
+        }
+        self.castling.set_bits(undo.castling);
+        self.ep_square = undo.ep_square;
+        self.halfmoves = undo.halfmoves;
+        self.key = undo.key;
+        self.pawn_key = undo.pawn_key;
+        self.material_key = undo.material_key;
+        self.checkers = undo.checkers;
+        self.pinned = undo.pinned;
+    }
+
+    /// Passes the turn (for null-move pruning). Not allowed in check.
+    pub fn make_null(&mut self) -> Undo {
+        debug_assert!(!self.in_check());
+        let undo = Undo {
+            captured: NO_PIECE,
+            castling: self.castling.bits(),
+            ep_square: self.ep_square,
+            halfmoves: self.halfmoves,
+            key: self.key,
+            pawn_key: self.pawn_key,
+            material_key: self.material_key,
+            checkers: self.checkers,
+            pinned: self.pinned,
+        };
+        if let Some(ep) = self.ep_hashed() {
+            self.key ^= zobrist::en_passant_file(ep.file().index());
+        }
+        self.ep_square = None;
+        self.halfmoves += 1;
+        self.turn = !self.turn;
+        self.key ^= zobrist::white_to_move();
+        self.update_check_info();
+        undo
+    }
+
+    pub fn unmake_null(&mut self, undo: &Undo) {
+        self.turn = !self.turn;
+        self.ep_square = undo.ep_square;
+        self.halfmoves = undo.halfmoves;
+        self.key = undo.key;
+        self.checkers = undo.checkers;
+        self.pinned = undo.pinned;
+    }
+
+    /// The key the position will have after `m`, without making it (for prefetching).
+    /// Exact except for en passant rights the move creates.
+    pub fn key_after(&self, m: Move) -> u64 {
+        let us = self.turn;
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = self.piece_at(from) else {
+            return self.key;
+        };
+        let mut key = self.key ^ zobrist::white_to_move();
+        if let Some(ep) = self.ep_hashed() {
+            key ^= zobrist::en_passant_file(ep.file().index());
+        }
+        match m.kind() {
+            MoveKind::Castle => {
+                let rook = Role::Rook.of(us);
+                key ^= zobrist::piece_square(piece, from)
+                    ^ zobrist::piece_square(piece, m.castle_king_to())
+                    ^ zobrist::piece_square(rook, to)
+                    ^ zobrist::piece_square(rook, m.castle_rook_to());
+            }
+            kind => {
+                if let Some(cap) = self.piece_at(to) {
+                    key ^= zobrist::piece_square(cap, to);
+                }
+                if kind == MoveKind::EnPassant {
+                    let sq = Square::from_coords(to.file(), from.rank());
+                    key ^= zobrist::piece_square(Role::Pawn.of(!us), sq);
+                }
+                let placed = m.promotion_role().map_or(piece, |r| r.of(us));
+                key ^= zobrist::piece_square(piece, from) ^ zobrist::piece_square(placed, to);
+            }
+        }
+        let mut castling = self.castling;
+        let old = castling.touch(from, to);
+        key ^ zobrist::castling_set(old) ^ zobrist::castling_set(castling.bits())
+    }
+}
+
+impl MoveKind {
+    #[inline]
+    pub const fn is_promotion(self) -> bool {
+        matches!(self, MoveKind::Promotion(_))
+    }
+}

@@ -1,0 +1,604 @@
+//! `Position`: the board (bitboards plus mailbox), side to move, castling, en passant,
+//! counters and incrementally kept Zobrist keys; the queries that search and
+//! notation need (attacks, checkers, pins, `gives_check`, `is_legal`).
+//!
+//! Make/unmake live in `make.rs`, legal move generation in `movegen.rs`, FEN in `fen.rs`.
+
+mod fen;
+mod make;
+mod movegen;
+
+pub use fen::{CastlingMode, CastlingToken, FenError, ParseFenError, PositionError, Setup};
+pub use make::Undo;
+pub use movegen::{GenType, MoveSink};
+
+use crate::attacks::{
+    self, between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+};
+use crate::castling::{CastleSide, Castling};
+use crate::{zobrist, Color, Move, MoveKind, Piece, Role, Square, SquareSet};
+
+const NO_PIECE: u8 = 12;
+
+/// A chess position (standard or Chess960).
+///
+/// Invariants, checked by [`Position::validate_keys`] in tests and `random-games --verify`:
+/// the bitboards and the mailbox agree; each side has one king; the side not to move is
+/// not in check; `key`, `pawn_key` and `material_key` equal a fresh recomputation;
+/// `checkers` and `pinned` describe the side to move.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Position {
+    by_role: [SquareSet; 6],
+    by_color: [SquareSet; 2],
+    board: [u8; 64],
+    turn: Color,
+    castling: Castling,
+    ep_square: Option<Square>,
+    halfmoves: u32,
+    fullmoves: u32,
+    key: u64,
+    pawn_key: u64,
+    material_key: u64,
+    checkers: SquareSet,
+    pinned: SquareSet,
+    chess960: bool,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::startpos()
+    }
+}
+
+impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(crate::STARTPOS_FEN, CastlingMode::Standard).expect("valid start FEN")
+    }
+
+    fn empty() -> Position {
+        Position {
+            by_role: [SquareSet::EMPTY; 6],
+            by_color: [SquareSet::EMPTY; 2],
+            board: [NO_PIECE; 64],
+            turn: Color::White,
+            castling: Castling::NONE,
+            ep_square: None,
+            halfmoves: 0,
+            fullmoves: 1,
+            key: 0,
+            pawn_key: 0,
+            material_key: 0,
+            checkers: SquareSet::EMPTY,
+            pinned: SquareSet::EMPTY,
+            chess960: false,
+        }
+    }
+
+    // ---- Board queries -------------------------------------------------------------
+
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let p = self.board[sq.index()];
+        if p == NO_PIECE {
+            None
+        } else {
+            Some(Piece::from_index(p as usize))
+        }
+    }
+    #[inline]
+    pub fn role_at(&self, sq: Square) -> Option<Role> {
+        self.piece_at(sq).map(Piece::role)
+    }
+    #[inline]
+    pub fn occupied(&self) -> SquareSet {
+        self.by_color[0] | self.by_color[1]
+    }
+    #[inline]
+    pub fn by_color(&self, color: Color) -> SquareSet {
+        self.by_color[color.index()]
+    }
+    #[inline]
+    pub fn by_role(&self, role: Role) -> SquareSet {
+        self.by_role[role.index()]
+    }
+    #[inline]
+    pub fn pieces(&self, color: Color, role: Role) -> SquareSet {
+        self.by_color[color.index()] & self.by_role[role.index()]
+    }
+    #[inline]
+    pub fn us(&self) -> SquareSet {
+        self.by_color(self.turn)
+    }
+    #[inline]
+    pub fn them(&self) -> SquareSet {
+        self.by_color(!self.turn)
+    }
+    /// Bishops and queens.
+    #[inline]
+    pub fn diagonal_sliders(&self) -> SquareSet {
+        self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()]
+    }
+    /// Rooks and queens.
+    #[inline]
+    pub fn line_sliders(&self) -> SquareSet {
+        self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()]
+    }
+    #[inline]
+    pub fn king(&self, color: Color) -> Square {
+        self.pieces(color, Role::King).lsb()
+    }
+    #[inline]
+    pub fn castling(&self) -> &Castling {
+        &self.castling
+    }
+    /// The en-passant target square as set by the last move or the FEN.
+    #[inline]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+    #[inline]
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+    #[inline]
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+    /// The Zobrist key; equal to the Polyglot book key of the position.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+    /// A key of the pawns alone (both colours).
+    #[inline]
+    pub fn pawn_key(&self) -> u64 {
+        self.pawn_key
+    }
+    /// A key of the material signature: equal for positions with the same piece counts.
+    #[inline]
+    pub fn material_key(&self) -> u64 {
+        self.material_key
+    }
+    /// Pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> SquareSet {
+        self.checkers
+    }
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.checkers.any()
+    }
+    /// Pieces of the side to move pinned to their own king.
+    #[inline]
+    pub fn pinned(&self) -> SquareSet {
+        self.pinned
+    }
+    /// Whether this position uses Chess960 notation (castling as king-takes-rook in UCI,
+    /// Shredder/X-FEN castling letters).
+    #[inline]
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+    pub fn set_chess960(&mut self, chess960: bool) {
+        self.chess960 = chess960;
+    }
+    /// How many pieces of this kind stand on the board.
+    #[inline]
+    pub fn count(&self, color: Color, role: Role) -> u32 {
+        self.pieces(color, role).count()
+    }
+
+    // ---- Attacks -------------------------------------------------------------------
+
+    /// All pieces of either colour attacking `sq`, given occupancy `occupied`.
+    #[inline]
+    pub fn attackers_to(&self, sq: Square, occupied: SquareSet) -> SquareSet {
+        (pawn_attacks(Color::White, sq) & self.pieces(Color::Black, Role::Pawn))
+            | (pawn_attacks(Color::Black, sq) & self.pieces(Color::White, Role::Pawn))
+            | (knight_attacks(sq) & self.by_role(Role::Knight))
+            | (king_attacks(sq) & self.by_role(Role::King))
+            | (bishop_attacks(sq, occupied) & self.diagonal_sliders())
+            | (rook_attacks(sq, occupied) & self.line_sliders())
+    }
+
+    /// Whether `by` attacks `sq` given occupancy `occupied`.
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, by: Color, occupied: SquareSet) -> bool {
+        let them = self.by_color(by);
+        (pawn_attacks(!by, sq) & them & self.by_role(Role::Pawn)).any()
+            || (knight_attacks(sq) & them & self.by_role(Role::Knight)).any()
+            || (king_attacks(sq) & them & self.by_role(Role::King)).any()
+            || (bishop_attacks(sq, occupied) & them & self.diagonal_sliders()).any()
+            || (rook_attacks(sq, occupied) & them & self.line_sliders()).any()
+    }
+
+    /// Pieces of `color` that stand alone between `king_sq` and an enemy slider aiming at it.
+    pub fn blockers(&self, king_sq: Square, color: Color) -> SquareSet {
+        let enemy = self.by_color(!color);
+        let snipers = ((rook_attacks(king_sq, SquareSet::EMPTY) & self.line_sliders())
+            | (bishop_attacks(king_sq, SquareSet::EMPTY) & self.diagonal_sliders()))
+            & enemy;
+        let occupied = self.occupied();
+        let mut blockers = SquareSet::EMPTY;
+        for sniper in snipers {
+            let b = between(king_sq, sniper) & occupied;
+            if !b.more_than_one() {
+                blockers |= b;
+            }
+        }
+        blockers & self.by_color(color)
+    }
+
+    /// Recomputes `checkers` and `pinned` for the side to move.
+    #[inline]
+    fn update_check_info(&mut self) {
+        let us = self.turn;
+        let king = self.king(us);
+        self.checkers = self.attackers_to(king, self.occupied()) & self.by_color(!us);
+        self.pinned = self.blockers(king, us);
+    }
+
+    /// Pinned pieces of the side to move that have no legal move at all.
+    pub fn frozen(&self) -> SquareSet {
+        let mut moves = crate::MoveList::new();
+        self.legal_moves_into(&mut moves);
+        let movable: SquareSet = moves.iter().map(|m| m.from()).collect();
+        self.pinned - movable
+    }
+
+    // ---- Move properties -----------------------------------------------------------
+
+    /// The piece that moves (the king, for castling).
+    #[inline]
+    pub fn moved_piece(&self, m: Move) -> Option<Piece> {
+        self.piece_at(m.from())
+    }
+
+    /// Whether the move takes a piece (en passant included; castling never does).
+    #[inline]
+    pub fn is_capture(&self, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::EnPassant => true,
+            MoveKind::Castle => false,
+            _ => self.them().contains(m.to()),
+        }
+    }
+
+    /// The role taken by the move, if any.
+    #[inline]
+    pub fn captured_role(&self, m: Move) -> Option<Role> {
+        match m.kind() {
+            MoveKind::EnPassant => Some(Role::Pawn),
+            MoveKind::Castle => None,
+            _ => self
+                .role_at(m.to())
+                .filter(|_| self.them().contains(m.to())),
+        }
+    }
+
+    /// Whether a legal move gives check, without making it.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let us = self.turn;
+        let their_king = self.king(!us);
+        let from = m.from();
+        let mine = self.us();
+        let mut diag = self.diagonal_sliders() & mine;
+        let mut orth = self.line_sliders() & mine;
+        let (role, to, occupied) = match m.kind() {
+            MoveKind::Castle => {
+                let (king_to, rook_to) = (m.castle_king_to(), m.castle_rook_to());
+                let occ = (self.occupied() - from - m.to()) | king_to | rook_to;
+                orth = (orth - m.to()) | rook_to;
+                let check = (rook_attacks(their_king, occ) & orth).any()
+                    || (bishop_attacks(their_king, occ) & diag).any();
+                return check;
+            }
+            MoveKind::EnPassant => {
+                let captured = Square::from_coords(m.to().file(), from.rank());
+                (
+                    Role::Pawn,
+                    m.to(),
+                    (self.occupied() - from - captured) | m.to(),
+                )
+            }
+            MoveKind::Promotion(r) => (r, m.to(), (self.occupied() - from) | m.to()),
+            MoveKind::Normal => {
+                let Some(p) = self.piece_at(from) else {
+                    return false;
+                };
+                (p.role(), m.to(), (self.occupied() - from) | m.to())
+            }
+        };
+        diag = diag - from;
+        orth = orth - from;
+        match role {
+            Role::Pawn => {
+                if pawn_attacks(us, to).contains(their_king) {
+                    return true;
+                }
+            }
+            Role::Knight => {
+                if knight_attacks(to).contains(their_king) {
+                    return true;
+                }
+            }
+            Role::Bishop => diag |= to,
+            Role::Rook => orth |= to,
+            Role::Queen => {
+                diag |= to;
+                orth |= to;
+            }
+            Role::King => {}
+        }
+        // Captured pieces are theirs, so `to` holding an enemy piece changes nothing here.
+        (bishop_attacks(their_king, occupied) & diag).any()
+            || (rook_attacks(their_king, occupied) & orth).any()
+    }
+
+    /// Whether an arbitrary move (for example from a hash table) is legal here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        if m.is_null() {
+            return false;
+        }
+        let us = self.turn;
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = self.piece_at(from) else {
+            return false;
+        };
+        if piece.color() != us {
+            return false;
+        }
+        let occupied = self.occupied();
+        let king = self.king(us);
+        match m.kind() {
+            MoveKind::Castle => {
+                if piece.role() != Role::King {
+                    return false;
+                }
+                let side = if to > from {
+                    CastleSide::King
+                } else {
+                    CastleSide::Queen
+                };
+                self.castling.rook(us, side) == Some(to) && self.can_castle(side)
+            }
+            MoveKind::EnPassant => {
+                piece.role() == Role::Pawn
+                    && self.ep_square == Some(to)
+                    && pawn_attacks(us, from).contains(to)
+                    && self.ep_is_legal(from, to)
+            }
+            kind => {
+                if self.us().contains(to) {
+                    return false;
+                }
+                let last_rank = SquareSet::from_rank(crate::Rank::EIGHTH.relative(us));
+                if piece.role() == Role::Pawn {
+                    if matches!(kind, MoveKind::Promotion(_)) != last_rank.contains(to) {
+                        return false;
+                    }
+                    let up: i8 = if us == Color::White { 1 } else { -1 };
+                    let ok = if pawn_attacks(us, from).contains(to) {
+                        self.them().contains(to)
+                    } else if from.offset(0, up) == Some(to) {
+                        !occupied.contains(to)
+                    } else if from.rank() == crate::Rank::SECOND.relative(us)
+                        && from.offset(0, 2 * up) == Some(to)
+                    {
+                        !occupied.contains(to)
+                            && !occupied
+                                .contains(Square::from_index((from.index() + to.index()) / 2))
+                    } else {
+                        false
+                    };
+                    if !ok {
+                        return false;
+                    }
+                } else {
+                    if matches!(kind, MoveKind::Promotion(_)) {
+                        return false;
+                    }
+                    if !attacks::attacks(piece.role(), us, from, occupied).contains(to) {
+                        return false;
+                    }
+                    if piece.role() == Role::King {
+                        return !self.is_attacked(to, !us, occupied - from);
+                    }
+                }
+                if self.checkers.more_than_one() {
+                    return false;
+                }
+                if let Some(checker) = self.checkers.first() {
+                    if !(between(king, checker) | checker).contains(to) {
+                        return false;
+                    }
+                }
+                !self.pinned.contains(from) || line(king, from).contains(to)
+            }
+        }
+    }
+
+    /// Whether en passant from `from` to the ep square `to` leaves our king safe.
+    pub(crate) fn ep_is_legal(&self, from: Square, to: Square) -> bool {
+        let us = self.turn;
+        let king = self.king(us);
+        let captured = Square::from_coords(to.file(), from.rank());
+        if let Some(checker) = self.checkers.first() {
+            if self.checkers.more_than_one() {
+                return false;
+            }
+            if checker != captured && !between(king, checker).contains(to) {
+                return false;
+            }
+        }
+        let occupied = (self.occupied() - from - captured) | to;
+        let them = self.them();
+        (rook_attacks(king, occupied) & them & self.line_sliders()).is_empty()
+            && (bishop_attacks(king, occupied) & them & self.diagonal_sliders()).is_empty()
+    }
+
+    /// Whether castling on `side` is legal now (rights, empty path, no attacked square).
+    pub(crate) fn can_castle(&self, side: CastleSide) -> bool {
+        let us = self.turn;
+        let Some(rook) = self.castling.rook(us, side) else {
+            return false;
+        };
+        if self.checkers.any() {
+            return false;
+        }
+        let king = self.king(us);
+        let back = Castling::back_rank(us);
+        let king_to = Square::from_coords(side.king_to_file(), back);
+        let rook_to = Square::from_coords(side.rook_to_file(), back);
+        let path =
+            (between(king, king_to) | king_to | between(rook, rook_to) | rook_to) - king - rook;
+        let occupied = self.occupied();
+        if occupied.intersects(path) {
+            return false;
+        }
+        let without = occupied - king - rook;
+        let them = !us;
+        (between(king, king_to) | king_to)
+            .into_iter()
+            .all(|sq| !self.is_attacked(sq, them, without))
+    }
+
+    // ---- Keys ----------------------------------------------------------------------
+
+    /// Whether the en-passant square enters the key: only when a pawn of the side to move
+    /// could capture there (Polyglot's rule), so that equal positions get equal keys.
+    #[inline]
+    pub(crate) fn ep_hashed(&self) -> Option<Square> {
+        self.ep_square
+            .filter(|&ep| (pawn_attacks(!self.turn, ep) & self.pieces(self.turn, Role::Pawn)).any())
+    }
+
+    /// (key, pawn key, material key) recomputed from scratch.
+    pub fn compute_keys(&self) -> (u64, u64, u64) {
+        let mut key = 0;
+        let mut pawn_key = 0;
+        let mut counts = [0u32; 12];
+        for sq in self.occupied() {
+            let p = self.piece_at(sq).expect("occupied square has a piece");
+            key ^= zobrist::piece_square(p, sq);
+            if p.role() == Role::Pawn {
+                pawn_key ^= zobrist::piece_square(p, sq);
+            }
+            counts[p.index()] += 1;
+        }
+        key ^= zobrist::castling_set(self.castling.bits());
+        if let Some(ep) = self.ep_hashed() {
+            key ^= zobrist::en_passant_file(ep.file().index());
+        }
+        key ^= zobrist::side(self.turn);
+        (key, pawn_key, zobrist::material_of(&counts))
+    }
+
+    /// Checks every derived field against a recomputation from the board; `Err` names
+    /// the first mismatch. Used by tests and `random-games --verify`.
+    pub fn validate_keys(&self) -> Result<(), String> {
+        for sq in Square::all() {
+            let p = self.piece_at(sq);
+            for role in Role::ALL {
+                if self.by_role(role).contains(sq) != (p.map(|p| p.role()) == Some(role)) {
+                    return Err(format!("role bitboard and mailbox disagree on {sq}"));
+                }
+            }
+            for color in Color::ALL {
+                if self.by_color(color).contains(sq) != (p.map(|p| p.color()) == Some(color)) {
+                    return Err(format!("colour bitboard and mailbox disagree on {sq}"));
+                }
+            }
+        }
+        let (key, pawn_key, material_key) = self.compute_keys();
+        if key != self.key {
+            return Err(format!("key {:016x} != recomputed {key:016x}", self.key));
+        }
+        if pawn_key != self.pawn_key {
+            return Err("pawn key differs from recomputation".into());
+        }
+        if material_key != self.material_key {
+            return Err("material key differs from recomputation".into());
+        }
+        let mut fresh = self.clone();
+        fresh.update_check_info();
+        if fresh.checkers != self.checkers || fresh.pinned != self.pinned {
+            return Err("checkers or pins differ from recomputation".into());
+        }
+        Ok(())
+    }
+
+    // ---- Piece placement (keys kept up to date) --------------------------------------
+
+    #[inline]
+    fn put(&mut self, piece: Piece, sq: Square) {
+        let bit = SquareSet::from_square(sq);
+        self.by_role[piece.role().index()] |= bit;
+        self.by_color[piece.color().index()] |= bit;
+        self.board[sq.index()] = piece.index() as u8;
+        let z = zobrist::piece_square(piece, sq);
+        self.key ^= z;
+        if piece.role() == Role::Pawn {
+            self.pawn_key ^= z;
+        }
+    }
+
+    #[inline]
+    fn remove(&mut self, piece: Piece, sq: Square) {
+        let bit = SquareSet::from_square(sq);
+        self.by_role[piece.role().index()] ^= bit;
+        self.by_color[piece.color().index()] ^= bit;
+        self.board[sq.index()] = NO_PIECE;
+        let z = zobrist::piece_square(piece, sq);
+        self.key ^= z;
+        if piece.role() == Role::Pawn {
+            self.pawn_key ^= z;
+        }
+    }
+
+    #[inline]
+    fn shift(&mut self, piece: Piece, from: Square, to: Square) {
+        let bits = SquareSet::from_square(from) | SquareSet::from_square(to);
+        self.by_role[piece.role().index()] ^= bits;
+        self.by_color[piece.color().index()] ^= bits;
+        self.board[from.index()] = NO_PIECE;
+        self.board[to.index()] = piece.index() as u8;
+        let z = zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to);
+        self.key ^= z;
+        if piece.role() == Role::Pawn {
+            self.pawn_key ^= z;
+        }
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.fen())
+    }
+}
+
+impl std::fmt::Display for Position {
+    /// An ASCII diagram, rank 8 at the top, then the FEN.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for rank in crate::Rank::ALL.iter().rev() {
+            write!(f, "{} ", rank.char())?;
+            for file in crate::File::ALL {
+                let c = self
+                    .piece_at(Square::from_coords(file, *rank))
+                    .map_or('.', Piece::char);
+                if file == crate::File::H {
+                    writeln!(f, "{c}")?;
+                } else {
+                    write!(f, "{c} ")?;
+                }
+            }
+        }
+        writeln!(f, "  a b c d e f g h")?;
+        write!(f, "{}", self.fen())
+    }
+}

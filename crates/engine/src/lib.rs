@@ -1,0 +1,3 @@
+//! # sable_engine
+//!
+//! Search, evaluation and time management for Sable, built on `sable_chess`.
