@@ -37,7 +37,7 @@ pub use color::Color;
 pub use history::KeyHistory;
 pub use moves::{Move, MoveKind, MoveList, UciMove, MAX_MOVES};
 pub use outcome::{DrawReason, Outcome};
-pub use perft::{divide, perft};
+pub use perft::{divide, parse_suite, perft, PerftCase, SuiteError};
 pub use piece::{Piece, Role};
 pub use position::{
     CastlingMode, CastlingToken, FenError, GenType, MoveSink, ParseFenError, Position,

@@ -2,6 +2,7 @@
 //! generator. Leaves are counted in bulk (the legal-move count at depth 1).
 
 use crate::{Move, MoveList, Position};
+use std::fmt;
 
 /// Leaf count of the tree of legal moves `depth` plies deep.
 ///
@@ -48,4 +49,133 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
             (m, n)
         })
         .collect()
+}
+
+/// One position of a perft suite with its expected counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerftCase {
+    /// A name from the file (`id`), if it gave one.
+    pub id: Option<String>,
+    pub fen: String,
+    /// (depth, leaf count) pairs, in file order.
+    pub counts: Vec<(u32, u64)>,
+}
+
+/// A line of a perft suite that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {reason}")]
+pub struct SuiteError {
+    pub line: usize,
+    pub reason: String,
+}
+
+/// Reads a perft suite in any of the three common formats:
+/// `FEN ;D1 20 ;D2 400` (Ethereal, perftsuite.epd), `EPD id x; perft 3 8902;` one depth per
+/// line (marcelk's perft-random), and the `id`/`epd`/`perft` block format of python-chess
+/// and scalachess. Consecutive lines for the same position are merged.
+pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, SuiteError> {
+    let mut cases: Vec<PerftCase> = Vec::new();
+    let mut block_id: Option<String> = None;
+    let mut in_block = false;
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        let err = |reason: &str| SuiteError {
+            line: i + 1,
+            reason: format!("{reason}: '{line}'"),
+        };
+        if line.is_empty() {
+            in_block = false;
+            continue;
+        }
+        if line.starts_with('#') {
+            continue;
+        }
+        let (head, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        match head {
+            "id" => {
+                block_id = Some(rest.trim().to_string());
+                continue;
+            }
+            "epd" | "fen" => {
+                cases.push(PerftCase {
+                    id: block_id.take(),
+                    fen: rest.trim().to_string(),
+                    counts: Vec::new(),
+                });
+                in_block = true;
+                continue;
+            }
+            "perft" if in_block => {
+                let pair = parse_pair(rest).ok_or_else(|| err("expected 'perft DEPTH NODES'"))?;
+                cases.last_mut().expect("in a block").counts.push(pair);
+                continue;
+            }
+            _ => {}
+        }
+        if let Some((fen, ops)) = line
+            .split_once(';')
+            .filter(|(_, ops)| ops.trim_start().starts_with('D'))
+        {
+            let mut counts = Vec::new();
+            for op in ops.split(';').map(str::trim).filter(|o| !o.is_empty()) {
+                let op = op
+                    .strip_prefix('D')
+                    .ok_or_else(|| err("expected ';Dn count'"))?;
+                counts.push(parse_pair(op).ok_or_else(|| err("expected ';Dn count'"))?);
+            }
+            cases.push(PerftCase {
+                id: None,
+                fen: fen.trim().to_string(),
+                counts,
+            });
+            continue;
+        }
+        // EPD with operations: the first four fields, then `op args;` pairs.
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.len() < 4 {
+            return Err(err("not a perft line"));
+        }
+        let fen = fields[..4].join(" ");
+        let ops = fields[4..].join(" ");
+        let mut id = None;
+        let mut counts = Vec::new();
+        for op in ops.split(';').map(str::trim).filter(|o| !o.is_empty()) {
+            let (name, args) = op.split_once(' ').unwrap_or((op, ""));
+            match name {
+                "id" => id = Some(args.trim_matches('"').to_string()),
+                "perft" => counts
+                    .push(parse_pair(args).ok_or_else(|| err("expected 'perft DEPTH NODES'"))?),
+                d if d.starts_with('D') => counts.push(
+                    parse_pair(&format!("{} {args}", &d[1..]))
+                        .ok_or_else(|| err("expected 'Dn count'"))?,
+                ),
+                _ => {}
+            }
+        }
+        if counts.is_empty() {
+            return Err(err("no perft counts on the line"));
+        }
+        match cases.last_mut() {
+            Some(last) if last.fen == fen && last.id == id => last.counts.extend(counts),
+            _ => cases.push(PerftCase { id, fen, counts }),
+        }
+    }
+    Ok(cases)
+}
+
+fn parse_pair(text: &str) -> Option<(u32, u64)> {
+    let mut it = text.split_whitespace();
+    let depth = it.next()?.parse().ok()?;
+    let nodes = it.next()?.trim_end_matches(';').parse().ok()?;
+    Some((depth, nodes))
+}
+
+impl fmt::Display for PerftCase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.fen)?;
+        for (d, n) in &self.counts {
+            write!(f, " ;D{d} {n}")?;
+        }
+        Ok(())
+    }
 }

@@ -3,7 +3,11 @@
 
 mod common;
 use common::*;
-use sable_chess::{perft, CastlingMode, Position};
+use sable_chess::{parse_suite, perft, CastlingMode, PerftCase, Position};
+
+fn suite(file: &str) -> Vec<PerftCase> {
+    parse_suite(&read(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
 
 /// Checks every case up to `max_nodes` leaves per depth; returns how many (position, depth)
 /// pairs were checked.
@@ -38,25 +42,25 @@ fn run(cases: &[PerftCase], mode: CastlingMode, max_nodes: u64) -> usize {
 
 #[test]
 fn standard_suite() {
-    let cases = parse_d_suite(&read("perft/standard.epd"));
+    let cases = suite("perft/standard.epd");
     assert_eq!(cases.len(), 128, "127 positions, one listed twice");
-    let n = run(&cases, CastlingMode::Standard, 5_000_000);
+    let n = run(&cases, CastlingMode::Standard, 20_000_000);
     assert!(n > 600, "checked {n}");
 }
 
 #[test]
 fn fischer_suite() {
-    let cases = parse_d_suite(&read("perft/fischer.epd"));
+    let cases = suite("perft/fischer.epd");
     assert_eq!(cases.len(), 960);
-    let n = run(&cases, CastlingMode::Chess960, 400_000);
+    let n = run(&cases, CastlingMode::Chess960, 2_000_000);
     assert!(n >= 960 * 3, "checked {n}");
 }
 
 #[test]
 fn random_suite_all_6838_positions() {
-    let cases = parse_random_suite(&read("perft/perft-random.epd"));
+    let cases = suite("perft/perft-random.epd");
     assert_eq!(cases.len(), 6838);
-    let n = run(&cases, CastlingMode::Standard, 100_000);
+    let n = run(&cases, CastlingMode::Standard, 1_000_000);
     assert!(n >= 6838 * 3, "checked {n}");
 }
 
@@ -66,19 +70,16 @@ fn tricky_suites() {
         "perft/tricky-python-chess.perft",
         "perft/tricky-scalachess.perft",
     ] {
-        let cases = parse_block_suite(&read(file));
+        let cases = suite(file);
         assert!(cases.len() >= 18, "{file}: {} cases", cases.len());
-        let cases: Vec<PerftCase> = cases.into_iter().map(|(_, c)| c).collect();
+        assert!(cases.iter().all(|c| c.id.is_some() && !c.counts.is_empty()));
         run(&cases, CastlingMode::Chess960, 5_000_000);
     }
 }
 
 #[test]
 fn chess960_scalachess_suite() {
-    let cases: Vec<PerftCase> = parse_block_suite(&read("perft/chess960-scalachess.perft"))
-        .into_iter()
-        .map(|(_, c)| c)
-        .collect();
+    let cases = suite("perft/chess960-scalachess.perft");
     assert_eq!(cases.len(), 960);
     run(&cases, CastlingMode::Chess960, 20_000);
 }
