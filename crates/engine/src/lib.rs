@@ -1,3 +1,5 @@
 //! # sable_engine
 //!
 //! Search, evaluation and time management for Sable, built on `sable_chess`.
+
+pub mod eval;
