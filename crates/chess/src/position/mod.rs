@@ -342,7 +342,7 @@ impl Position {
 
     /// Whether an arbitrary move (for example from a hash table) is legal here.
     pub fn is_legal(&self, m: Move) -> bool {
-        if m.is_null() {
+        if m.is_null() || !m.is_canonical() {
             return false;
         }
         let us = self.turn;
