@@ -448,24 +448,16 @@ impl Position {
         let Some(rook) = self.castling.rook(us, side) else {
             return false;
         };
-        if self.checkers.any() {
-            return false;
-        }
-        let king = self.king(us);
-        let back = Castling::back_rank(us);
-        let king_to = Square::from_coords(side.king_to_file(), back);
-        let rook_to = Square::from_coords(side.rook_to_file(), back);
-        let path =
-            (between(king, king_to) | king_to | between(rook, rook_to) | rook_to) - king - rook;
         let occupied = self.occupied();
-        if occupied.intersects(path) {
+        if self.checkers.any() || occupied.intersects(self.castling.path(us, side)) {
             return false;
         }
-        let without = occupied - king - rook;
-        let them = !us;
-        (between(king, king_to) | king_to)
+        // The rook is lifted too: in Chess960 it may shield the king's destination.
+        let without = occupied - self.king(us) - rook;
+        self.castling
+            .king_path(us, side)
             .into_iter()
-            .all(|sq| !self.is_attacked(sq, them, without))
+            .all(|sq| !self.is_attacked(sq, !us, without))
     }
 
     // ---- Keys ----------------------------------------------------------------------
