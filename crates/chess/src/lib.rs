@@ -40,7 +40,7 @@ pub use outcome::{DrawReason, Outcome};
 pub use perft::{divide, parse_suite, perft, PerftCase, SuiteError};
 pub use piece::{Piece, Role};
 pub use position::{
-    CastlingMode, CastlingToken, FenError, GenType, MoveSink, ParseFenError, Position,
+    CastlingMode, CastlingToken, CheckInfo, FenError, GenType, MoveSink, ParseFenError, Position,
     PositionError, Setup, Undo,
 };
 pub use square::{File, ParseSquareError, Rank, Square};

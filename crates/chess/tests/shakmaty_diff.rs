@@ -40,6 +40,7 @@ fn compare(pos: &Position) -> usize {
     their_uci.sort();
     assert_eq!(our_uci, their_uci, "legal moves differ in {fen}");
 
+    let info = pos.check_info();
     for &m in ours.iter() {
         let uci = m.to_uci(true).to_string();
         let tm = their_moves
@@ -52,6 +53,11 @@ fn compare(pos: &Position) -> usize {
             pos.gives_check(m),
             after.is_check(),
             "gives_check({uci}) in {fen}"
+        );
+        assert_eq!(
+            pos.gives_check_with(m, &info),
+            after.is_check(),
+            "gives_check_with({uci}) in {fen}"
         );
         assert!(pos.is_legal(m), "is_legal({uci}) in {fen}");
     }
