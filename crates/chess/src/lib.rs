@@ -18,6 +18,7 @@
 //! ```
 
 pub mod attacks;
+pub mod book;
 mod castling;
 mod color;
 pub mod history;
@@ -32,6 +33,7 @@ mod square_set;
 mod uci;
 pub mod zobrist;
 
+pub use book::{BookEntry, BookError, PolyglotBook};
 pub use castling::{CastleSide, Castling};
 pub use color::Color;
 pub use history::KeyHistory;
