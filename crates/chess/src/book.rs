@@ -51,7 +51,7 @@ impl PolyglotBook {
 
     /// Parses the bytes of a book.
     pub fn from_bytes(bytes: &[u8]) -> Result<PolyglotBook, BookError> {
-        if bytes.len() % 16 != 0 {
+        if !bytes.len().is_multiple_of(16) {
             return Err(BookError::Length {
                 path: String::new(),
                 len: bytes.len(),
