@@ -25,6 +25,7 @@ mod moves;
 pub mod notation;
 mod outcome;
 mod perft;
+pub mod pgn;
 mod piece;
 mod polyglot_random;
 mod position;
