@@ -23,6 +23,10 @@ enum Command {
     RandomGames(cmd::random_games::Args),
     /// Find magic numbers for slider attacks, or check a published table of them.
     Magics(cmd::magics::Args),
+    /// Print every legal move of a position, in SAN (or UCI with --uci).
+    Moves(cmd::moves::Args),
+    /// Read a PGN file, replay its moves (--validate), report errors with line and column.
+    Pgn(cmd::pgn::Args),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +39,8 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => cmd::perft::run(args),
         Some(Command::RandomGames(args)) => cmd::random_games::run(args),
         Some(Command::Magics(args)) => cmd::magics::run(args),
+        Some(Command::Moves(args)) => cmd::moves::run(args),
+        Some(Command::Pgn(args)) => cmd::pgn::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,7 +1,9 @@
 //! One module per subcommand. Each exposes `Args` (clap) and `run(Args) -> Result<(), CliError>`.
 
 pub mod magics;
+pub mod moves;
 pub mod perft;
+pub mod pgn;
 pub mod random_games;
 
 /// An error a tool reports before exiting with status 1.
