@@ -4,6 +4,7 @@
 //! The tools are subcommands; each lives in its own module under `cmd/`.
 
 mod cmd;
+mod uci;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -23,18 +24,21 @@ enum Command {
     RandomGames(cmd::random_games::Args),
     /// Find magic numbers for slider attacks, or check a published table of them.
     Magics(cmd::magics::Args),
+    /// Search the fixed bench positions; prints `N nodes M nps` last (for OpenBench).
+    Bench(cmd::bench::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None => {
-            eprintln!("sable: the UCI engine is not built yet; see `sable --help` for the tools");
+            uci::run();
             Ok(())
         }
         Some(Command::Perft(args)) => cmd::perft::run(args),
         Some(Command::RandomGames(args)) => cmd::random_games::run(args),
         Some(Command::Magics(args)) => cmd::magics::run(args),
+        Some(Command::Bench(args)) => cmd::bench::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
