@@ -4,6 +4,7 @@
 //! The tools are subcommands; each lives in its own module under `cmd/`.
 
 mod cmd;
+mod uci;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -27,13 +28,15 @@ enum Command {
     Moves(cmd::moves::Args),
     /// Read a PGN file, replay its moves (--validate), report errors with line and column.
     Pgn(cmd::pgn::Args),
+    /// Search the fixed bench positions; prints `N nodes M nps` last (for OpenBench).
+    Bench(cmd::bench::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None => {
-            eprintln!("sable: the UCI engine is not built yet; see `sable --help` for the tools");
+            uci::run();
             Ok(())
         }
         Some(Command::Perft(args)) => cmd::perft::run(args),
@@ -41,6 +44,7 @@ fn main() -> ExitCode {
         Some(Command::Magics(args)) => cmd::magics::run(args),
         Some(Command::Moves(args)) => cmd::moves::run(args),
         Some(Command::Pgn(args)) => cmd::pgn::run(args),
+        Some(Command::Bench(args)) => cmd::bench::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,5 +1,6 @@
 //! One module per subcommand. Each exposes `Args` (clap) and `run(Args) -> Result<(), CliError>`.
 
+pub mod bench;
 pub mod magics;
 pub mod moves;
 pub mod perft;
