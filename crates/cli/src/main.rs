@@ -23,6 +23,10 @@ enum Command {
     RandomGames(cmd::random_games::Args),
     /// Find magic numbers for slider attacks, or check a published table of them.
     Magics(cmd::magics::Args),
+    /// Print the static evaluation broken down by term, or time it over a file.
+    Eval(cmd::eval::Args),
+    /// Fit the evaluation parameters to game results (Texel tuning).
+    Tune(cmd::tune::Args),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +39,8 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => cmd::perft::run(args),
         Some(Command::RandomGames(args)) => cmd::random_games::run(args),
         Some(Command::Magics(args)) => cmd::magics::run(args),
+        Some(Command::Eval(args)) => cmd::eval::run(args),
+        Some(Command::Tune(args)) => cmd::tune::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
