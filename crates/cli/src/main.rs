@@ -30,6 +30,10 @@ enum Command {
     Pgn(cmd::pgn::Args),
     /// Search the fixed bench positions; prints `N nodes M nps` last (for OpenBench).
     Bench(cmd::bench::Args),
+    /// Print the static evaluation broken down by term, or time it over a file.
+    Eval(cmd::eval::Args),
+    /// Fit the evaluation parameters to game results (Texel tuning).
+    Tune(cmd::tune::Args),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +49,8 @@ fn main() -> ExitCode {
         Some(Command::Moves(args)) => cmd::moves::run(args),
         Some(Command::Pgn(args)) => cmd::pgn::run(args),
         Some(Command::Bench(args)) => cmd::bench::run(args),
+        Some(Command::Eval(args)) => cmd::eval::run(args),
+        Some(Command::Tune(args)) => cmd::tune::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
