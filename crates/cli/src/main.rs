@@ -3,6 +3,7 @@
 //! With no arguments it speaks UCI on standard input/output, so GUIs can run it directly.
 //! The tools are subcommands; each lives in its own module under `cmd/`.
 
+mod arena;
 mod cmd;
 
 use clap::{Parser, Subcommand};
@@ -23,6 +24,8 @@ enum Command {
     RandomGames(cmd::random_games::Args),
     /// Find magic numbers for slider attacks, or check a published table of them.
     Magics(cmd::magics::Args),
+    /// Play engines (UCI or xboard) against each other: matches, gauntlets, SPRT.
+    Match(cmd::match_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +38,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => cmd::perft::run(args),
         Some(Command::RandomGames(args)) => cmd::random_games::run(args),
         Some(Command::Magics(args)) => cmd::magics::run(args),
+        Some(Command::Match(args)) => cmd::match_cmd::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
