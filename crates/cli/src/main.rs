@@ -3,6 +3,7 @@
 //! With no arguments it speaks UCI on standard input/output, so GUIs can run it directly.
 //! The tools are subcommands; each lives in its own module under `cmd/`.
 
+mod arena;
 mod cmd;
 mod uci;
 
@@ -34,6 +35,8 @@ enum Command {
     Eval(cmd::eval::Args),
     /// Fit the evaluation parameters to game results (Texel tuning).
     Tune(cmd::tune::Args),
+    /// Play engines (UCI or xboard) against each other: matches, gauntlets, SPRT.
+    Match(cmd::match_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => cmd::bench::run(args),
         Some(Command::Eval(args)) => cmd::eval::run(args),
         Some(Command::Tune(args)) => cmd::tune::run(args),
+        Some(Command::Match(args)) => cmd::match_cmd::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod eval;
 pub mod magics;
 pub mod moves;
+pub mod match_cmd;
 pub mod perft;
 pub mod pgn;
 pub mod random_games;

@@ -1,0 +1,19 @@
+//! The arena: playing engines against each other and measuring the results, at the
+//! standard of cutechess-cli and fastchess. Engines (UCI or xboard) run as processes
+//! read on their own threads; a referee keeps the clocks, checks moves and adjudicates;
+//! a tournament runs games concurrently, writes PGN and keeps the statistics (Elo with
+//! error bars, LOS, pentanomial pairs, normalized-Elo SPRT).
+
+pub mod adjudication;
+pub mod engine;
+pub mod game;
+pub mod notation;
+pub mod openings;
+pub mod options;
+pub mod pgn;
+pub mod referee;
+pub mod sprt;
+pub mod standings;
+pub mod stats;
+pub mod tc;
+pub mod tournament;

@@ -1,0 +1,314 @@
+//! Tournament scheduling and running: the game schedule (head-to-head, round robin or
+//! gauntlet; rounds, games per encounter, openings repeated with colours swapped),
+//! worker threads each owning its engine processes, and the collector that writes
+//! the PGN as games finish, keeps the standings, runs the SPRT and stops cleanly on
+//! Ctrl-C.
+
+use std::collections::{HashMap, VecDeque};
+use std::fs::File;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+
+use super::engine::Engine;
+use super::game::GameRecord;
+use super::openings::{chess960_position, startpos, Book, Opening};
+use super::options::{Kind, MatchOptions};
+use super::pgn::{write_game, PgnMeta};
+use super::referee::{play, Abort, GameSpec};
+use super::sprt::Decision;
+use super::standings::Standings;
+
+/// One scheduled game.
+#[derive(Clone, Debug)]
+pub struct Job {
+    pub number: u32,
+    pub round: u32,
+    pub white: usize,
+    pub black: usize,
+    /// Which opening of the sequence to use; games sharing it form a pair.
+    pub opening_seq: usize,
+}
+
+/// The encounters: every pair of engines, or the first engine against each other one.
+pub fn pairings(n: usize, kind: Kind) -> Vec<(usize, usize)> {
+    match kind {
+        Kind::Gauntlet => (1..n).map(|j| (0, j)).collect(),
+        Kind::RoundRobin => (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .collect(),
+    }
+}
+
+/// The full schedule in playing order.
+pub fn schedule(n_engines: usize, kind: Kind, rounds: u32, games: u32, repeat: bool) -> Vec<Job> {
+    let pairs = pairings(n_engines, kind);
+    let per_round = if repeat { games.div_ceil(2) } else { games } as usize;
+    let mut jobs = Vec::new();
+    for round in 0..rounds {
+        for &(a, b) in &pairs {
+            for g in 0..games {
+                let seq = round as usize * per_round + if repeat { g / 2 } else { g } as usize;
+                let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+                jobs.push(Job {
+                    number: jobs.len() as u32 + 1,
+                    round: round + 1,
+                    white,
+                    black,
+                    opening_seq: seq,
+                });
+            }
+        }
+    }
+    jobs
+}
+
+/// Where openings come from for a run.
+pub enum OpeningSource {
+    Book(Book),
+    Chess960 { seed: u64 },
+    StartPos,
+}
+
+impl OpeningSource {
+    pub fn get(&self, seq: usize) -> Result<(usize, Opening), String> {
+        match self {
+            OpeningSource::Book(b) => b.opening(seq).map_err(|e| e.to_string()),
+            OpeningSource::Chess960 { seed } => {
+                // A seeded permutation of the 960, so no position repeats early.
+                let mut order: Vec<u32> = (0..960).collect();
+                super::openings::shuffle(&mut order, *seed);
+                let n = order[seq % 960];
+                let opening = Opening {
+                    start: chess960_position(n),
+                    moves: Vec::new(),
+                };
+                Ok((n as usize, opening))
+            }
+            OpeningSource::StartPos => Ok((0, startpos())),
+        }
+    }
+}
+
+enum Msg {
+    Done(Box<GameRecord>),
+    Fatal(String),
+}
+
+/// Runs the match to the end (or to an SPRT decision or Ctrl-C) and returns the
+/// standings. PGN games are appended to `opts.pgn_out` as they finish.
+pub fn run(
+    opts: &MatchOptions,
+    openings: &OpeningSource,
+    cancel: Arc<AtomicBool>,
+) -> Result<Standings, String> {
+    let jobs = schedule(
+        opts.engines.len(),
+        opts.kind,
+        opts.rounds,
+        opts.games,
+        opts.repeat,
+    );
+    let total = jobs.len();
+    let queue = Mutex::new(VecDeque::from(jobs));
+    let mut pgn = match &opts.pgn_out {
+        Some(path) => Some(
+            File::options()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("{path}: {e}"))?,
+        ),
+        None => None,
+    };
+    let mut standings = Standings::new(opts, total);
+    let (tx, rx) = mpsc::channel::<Msg>();
+    let mut fatal = None;
+    std::thread::scope(|scope| {
+        for _ in 0..opts.concurrency.min(total) {
+            let tx = tx.clone();
+            let cancel = cancel.clone();
+            let queue = &queue;
+            scope.spawn(move || worker(opts, openings, queue, tx, cancel));
+        }
+        drop(tx);
+        for msg in rx {
+            match msg {
+                Msg::Done(record) => {
+                    if let Some(f) = pgn.as_mut() {
+                        let meta = PgnMeta {
+                            event: &opts.event,
+                            site: "?",
+                        };
+                        let text = write_game(&record, &meta);
+                        if let Err(e) = f.write_all(text.as_bytes()).and_then(|_| f.flush()) {
+                            fatal.get_or_insert(format!("writing the PGN: {e}"));
+                            cancel.store(true, Ordering::SeqCst);
+                        }
+                    }
+                    if standings.add(&record) != Decision::Continue {
+                        cancel.store(true, Ordering::SeqCst);
+                    }
+                }
+                Msg::Fatal(e) => {
+                    fatal.get_or_insert(e);
+                    cancel.store(true, Ordering::SeqCst);
+                }
+            }
+        }
+    });
+    standings.finish();
+    match fatal {
+        Some(e) => Err(e),
+        None => Ok(standings),
+    }
+}
+
+/// Plays jobs from the queue until it is empty or the run is cancelled.
+fn worker(
+    opts: &MatchOptions,
+    openings: &OpeningSource,
+    queue: &Mutex<VecDeque<Job>>,
+    tx: mpsc::Sender<Msg>,
+    cancel: Arc<AtomicBool>,
+) {
+    // Engines by (engine index, slot): self-play needs two processes of one engine.
+    let mut engines: HashMap<(usize, usize), Engine> = HashMap::new();
+    let mut started: HashMap<(usize, usize), u32> = HashMap::new();
+    loop {
+        if cancel.load(Ordering::SeqCst) {
+            break;
+        }
+        let Some(job) = queue.lock().map(|mut q| q.pop_front()).unwrap_or(None) else {
+            break;
+        };
+        let (_, opening) = match openings.get(job.opening_seq) {
+            Ok(o) => o,
+            Err(e) => {
+                let _ = tx.send(Msg::Fatal(e));
+                break;
+            }
+        };
+        let keys = [(job.white, 0), (job.black, 1)];
+        let mut failed = None;
+        for key in keys {
+            let alive = engines.get_mut(&key).is_some_and(Engine::is_alive);
+            if alive {
+                continue;
+            }
+            let count = started.entry(key).or_insert(0);
+            if *count > 0 && !opts.recover {
+                failed = Some(format!(
+                    "engine '{}' crashed or stalled; stopping (use -recover to restart it)",
+                    opts.engines[key.0].name
+                ));
+                break;
+            }
+            *count += 1;
+            if let Some(old) = engines.remove(&key) {
+                old.quit();
+            }
+            match Engine::start(&opts.engines[key.0], cancel.clone()) {
+                Ok(e) => {
+                    engines.insert(key, e);
+                }
+                Err(e) => {
+                    failed = Some(format!("engine '{}': {e}", opts.engines[key.0].name));
+                    break;
+                }
+            }
+        }
+        if let Some(f) = failed {
+            if !cancel.load(Ordering::SeqCst) {
+                let _ = tx.send(Msg::Fatal(f));
+            }
+            break;
+        }
+        let spec = GameSpec {
+            opening: &opening,
+            opening_index: job.opening_seq,
+            chess960: opts.chess960,
+            rules: opts.rules,
+            round: job.round,
+            number: job.number,
+            white: job.white,
+            black: job.black,
+        };
+        let mut white = engines.remove(&keys[0]).expect("started above");
+        let mut black = engines.remove(&keys[1]).expect("started above");
+        let result = play([&mut white, &mut black], &spec);
+        let cancelled = cancel.load(Ordering::SeqCst);
+        match result {
+            Ok(played) => {
+                for (i, e) in [white, black].into_iter().enumerate() {
+                    if played.broken[i] {
+                        e.quit();
+                    } else {
+                        engines.insert(keys[i], e);
+                    }
+                }
+                // A game cut short by Ctrl-C (engines get the signal too) does not count.
+                if !cancelled {
+                    let _ = tx.send(Msg::Done(Box::new(played.record)));
+                }
+            }
+            Err(Abort::Cancelled) => break,
+            Err(Abort::Fatal(e)) => {
+                let _ = tx.send(Msg::Fatal(e));
+                break;
+            }
+        }
+    }
+    for (_, e) in engines {
+        e.quit();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn head_to_head_with_repeat_pairs_openings_and_swaps_colours() {
+        let jobs = schedule(2, Kind::RoundRobin, 3, 2, true);
+        assert_eq!(jobs.len(), 6);
+        let seen: Vec<(usize, usize, usize)> = jobs
+            .iter()
+            .map(|j| (j.white, j.black, j.opening_seq))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (0, 1, 0),
+                (1, 0, 0),
+                (0, 1, 1),
+                (1, 0, 1),
+                (0, 1, 2),
+                (1, 0, 2)
+            ]
+        );
+        let numbers: Vec<u32> = jobs.iter().map(|j| j.number).collect();
+        assert_eq!(numbers, [1, 2, 3, 4, 5, 6]);
+    }
+
+    #[test]
+    fn without_repeat_every_game_has_its_own_opening() {
+        let jobs = schedule(2, Kind::RoundRobin, 2, 2, false);
+        let seqs: Vec<usize> = jobs.iter().map(|j| j.opening_seq).collect();
+        assert_eq!(seqs, [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn gauntlet_and_round_robin() {
+        assert_eq!(pairings(4, Kind::Gauntlet), [(0, 1), (0, 2), (0, 3)]);
+        assert_eq!(
+            pairings(4, Kind::RoundRobin),
+            [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+        );
+        // A gauntlet round shares its opening across opponents.
+        let jobs = schedule(3, Kind::Gauntlet, 1, 2, true);
+        assert!(jobs.iter().all(|j| j.opening_seq == 0));
+        assert!(jobs.iter().all(|j| j.white == 0 || j.black == 0));
+    }
+}
