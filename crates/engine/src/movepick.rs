@@ -26,6 +26,8 @@ enum Stage {
     QTable,
     QGenerate,
     QNoisy,
+    QGenerateChecks,
+    QChecks,
     Done,
 }
 
@@ -47,6 +49,8 @@ pub struct MovePicker {
     bad: MoveList,
     bad_index: usize,
     skip_quiets: bool,
+    /// Quiescence at its first ply also yields quiet checks.
+    quiet_checks: bool,
 }
 
 /// Ordering value of a capture or promotion: victim first, then the capture history.
@@ -67,10 +71,16 @@ fn noisy_score(pos: &Position, hist: &Histories, m: Move) -> i32 {
     s
 }
 
+/// Ordering value of a quiet move: its histories, and a bonus for giving check, since
+/// quiet checks (often mating) would otherwise come late and fall to pruning.
 #[inline]
 fn quiet_score(pos: &Position, hist: &Histories, cont: &Continuations, m: Move) -> i32 {
     let pt = piece_to(pos, m);
-    hist.quiet(pos.turn(), m) + hist.continuation(cont.one, pt) + hist.continuation(cont.two, pt)
+    let check = if pos.gives_check(m) { 16_384 } else { 0 };
+    hist.quiet(pos.turn(), m)
+        + hist.continuation(cont.one, pt)
+        + hist.continuation(cont.two, pt)
+        + check
 }
 
 impl MovePicker {
@@ -96,15 +106,21 @@ impl MovePicker {
             bad: MoveList::new(),
             bad_index: 0,
             skip_quiets: false,
+            quiet_checks: false,
         }
     }
 
-    /// For quiescence search: noisy moves only unless in check.
-    pub fn new_quiescence(pos: &Position, tt_move: Move) -> MovePicker {
+    /// For quiescence search: noisy moves (and quiet checks if `quiet_checks`), or all
+    /// evasions in check.
+    pub fn new_quiescence(pos: &Position, tt_move: Move, quiet_checks: bool) -> MovePicker {
         let mut p = MovePicker::new(pos, tt_move, [Move::NULL; 2]);
+        p.quiet_checks = quiet_checks;
         if !pos.in_check() {
             p.stage = Stage::QTable;
-            if !p.tt_move.is_null() && !is_noisy(pos, p.tt_move) {
+            let tt_fits = p.tt_move.is_null()
+                || is_noisy(pos, p.tt_move)
+                || (quiet_checks && pos.gives_check(p.tt_move));
+            if !tt_fits {
                 p.tt_move = Move::NULL;
             }
         }
@@ -256,6 +272,27 @@ impl MovePicker {
                 Stage::QNoisy => match self.select_best() {
                     Some(m) if m == self.tt_move => {}
                     Some(m) => return Some(m),
+                    None => {
+                        self.stage = if self.quiet_checks {
+                            Stage::QGenerateChecks
+                        } else {
+                            Stage::Done
+                        }
+                    }
+                },
+                Stage::QGenerateChecks => {
+                    self.moves.clear();
+                    self.index = 0;
+                    pos.generate_into(GenType::Quiet, &mut self.moves);
+                    self.moves.retain(|m| pos.gives_check(m));
+                    for (i, &m) in self.moves.iter().enumerate() {
+                        self.scores[i] = quiet_score(pos, hist, cont, m);
+                    }
+                    self.stage = Stage::QChecks;
+                }
+                Stage::QChecks => match self.select_best() {
+                    Some(m) if m == self.tt_move => {}
+                    Some(m) => return Some(m),
                     None => self.stage = Stage::Done,
                 },
                 Stage::Done => return None,
@@ -318,7 +355,7 @@ mod tests {
     fn quiescence_yields_noisy_moves_or_evasions() {
         for fen in FENS {
             let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
-            let got = drain(&pos, MovePicker::new_quiescence(&pos, Move::NULL));
+            let got = drain(&pos, MovePicker::new_quiescence(&pos, Move::NULL, false));
             let want: Vec<Move> = if pos.in_check() {
                 pos.legal_moves().iter().copied().collect()
             } else {
@@ -330,6 +367,17 @@ mod tests {
             };
             assert_eq!(got.len(), want.len(), "{fen}");
             assert!(got.iter().all(|m| want.contains(m)));
+            // With quiet checks: the same plus every quiet move that gives check.
+            let got = drain(&pos, MovePicker::new_quiescence(&pos, Move::NULL, true));
+            let checks = if pos.in_check() {
+                0
+            } else {
+                pos.quiet_moves()
+                    .iter()
+                    .filter(|&&m| pos.gives_check(m))
+                    .count()
+            };
+            assert_eq!(got.len(), want.len() + checks, "{fen}");
         }
     }
 }

@@ -124,7 +124,7 @@ impl Worker {
         let pv_node = beta - alpha > 1;
         let root = ply == 0;
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply, pv_node);
+            return self.qsearch(alpha, beta, ply, pv_node, true);
         }
         self.pv_len[ply] = 0;
         if self.check_stop() {
@@ -220,7 +220,7 @@ impl Worker {
             // Razoring: far below alpha near the leaves, trust quiescence.
             // (Elo: not yet measured)
             if depth <= 3 && eval + 220 + 170 * depth <= alpha {
-                let v = self.qsearch(alpha, alpha + 1, ply, false);
+                let v = self.qsearch(alpha, alpha + 1, ply, false, true);
                 if v <= alpha {
                     return v;
                 }
@@ -566,9 +566,16 @@ impl Worker {
         });
     }
 
-    /// Quiescence search: captures and queen promotions until the position is quiet;
-    /// all evasions when in check.
-    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
+    /// Quiescence search: captures and queen promotions until the position is quiet,
+    /// at its first ply (`checks`) also quiet checks; all evasions when in check.
+    fn qsearch(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+        checks: bool,
+    ) -> i32 {
         self.pv_len[ply] = 0;
         if self.check_stop() {
             return 0;
@@ -634,7 +641,7 @@ impl Worker {
         }
 
         let tt_move = tt.map_or(Move::NULL, |h| h.mv);
-        let mut picker = MovePicker::new_quiescence(&self.pos, tt_move);
+        let mut picker = MovePicker::new_quiescence(&self.pos, tt_move, checks);
         let cont = self.continuations(ply);
         let mut best_move = Move::NULL;
         let mut move_count = 0;
@@ -644,7 +651,8 @@ impl Worker {
             if !in_check && best > -MATE_BOUND {
                 // Futility pruning in quiescence: even winning the victim for free
                 // cannot reach alpha. (Elo: not yet measured)
-                if !m.is_promotion() && !self.pos.gives_check(m) {
+                let quiet_check = !is_noisy(&self.pos, m);
+                if !quiet_check && !m.is_promotion() && !self.pos.gives_check(m) {
                     let gain = self.pos.captured_role(m).map_or(0, value);
                     if futility_base + gain <= alpha {
                         best = best.max(futility_base + gain);
@@ -659,7 +667,7 @@ impl Worker {
             }
             self.stack[ply].piece_to = Some(piece_to(&self.pos, m));
             let undo = self.make(m, ply);
-            let v = -self.qsearch(-beta, -alpha, ply + 1, pv_node);
+            let v = -self.qsearch(-beta, -alpha, ply + 1, pv_node, false);
             self.unmake(m, &undo);
             if self.stopped {
                 return 0;
