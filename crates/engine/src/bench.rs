@@ -6,7 +6,7 @@ use crate::limits::SearchLimits;
 use std::time::Duration;
 
 /// Default depth of `sable bench`.
-pub const DEFAULT_DEPTH: u32 = 10;
+pub const DEFAULT_DEPTH: u32 = 12;
 
 /// 40 middlegame and endgame positions (every 60th castling-free line of cozy-chess's
 /// `valid.sfens` test data, MIT) and 10 openings (every 15,000th line of Stockfish's

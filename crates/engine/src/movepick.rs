@@ -8,7 +8,8 @@
 
 use crate::history::{piece_to, Histories, PieceTo};
 use crate::see::{see_ge, value};
-use sable_chess::{GenType, Move, MoveList, Position, Role, MAX_MOVES};
+use sable_chess::attacks::{bishop_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use sable_chess::{GenType, Move, MoveList, Position, Role, SquareSet, MAX_MOVES};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
@@ -71,12 +72,41 @@ fn noisy_score(pos: &Position, hist: &Histories, m: Move) -> i32 {
     s
 }
 
-/// Ordering value of a quiet move: its histories, and a bonus for giving check, since
+/// For each role, the squares from which it would attack the enemy king: a cheap test
+/// for direct checks (discovered checks are not worth the time when only ordering).
+fn check_squares(pos: &Position) -> [SquareSet; 6] {
+    let us = pos.turn();
+    let king = pos.king(!us);
+    let occ = pos.occupied();
+    let diagonal = bishop_attacks(king, occ);
+    let straight = rook_attacks(king, occ);
+    [
+        pawn_attacks(!us, king),
+        knight_attacks(king),
+        diagonal,
+        straight,
+        diagonal | straight,
+        SquareSet::EMPTY,
+    ]
+}
+
+/// Ordering value of a quiet move: its histories, and a bonus for a direct check, since
 /// quiet checks (often mating) would otherwise come late and fall to pruning.
 #[inline]
-fn quiet_score(pos: &Position, hist: &Histories, cont: &Continuations, m: Move) -> i32 {
+fn quiet_score(
+    pos: &Position,
+    hist: &Histories,
+    cont: &Continuations,
+    checks: &[SquareSet; 6],
+    m: Move,
+) -> i32 {
     let pt = piece_to(pos, m);
-    let check = if pos.gives_check(m) { 16_384 } else { 0 };
+    let role = pos.role_at(m.from()).unwrap_or(Role::King);
+    let check = if !m.is_castle() && checks[role.index()].contains(m.to()) {
+        16_384
+    } else {
+        0
+    };
     hist.quiet(pos.turn(), m)
         + hist.continuation(cont.one, pt)
         + hist.continuation(cont.two, pt)
@@ -203,8 +233,9 @@ impl MovePicker {
                     self.index = 0;
                     if !self.skip_quiets {
                         pos.generate_into(GenType::Quiet, &mut self.moves);
+                        let checks = check_squares(pos);
                         for (i, &m) in self.moves.iter().enumerate() {
-                            self.scores[i] = quiet_score(pos, hist, cont, m);
+                            self.scores[i] = quiet_score(pos, hist, cont, &checks, m);
                         }
                     }
                     self.stage = Stage::Quiet;
@@ -236,11 +267,12 @@ impl MovePicker {
                 Stage::GenerateEvasions => {
                     self.moves.clear();
                     pos.generate_into(GenType::All, &mut self.moves);
+                    let checks = check_squares(pos);
                     for (i, &m) in self.moves.iter().enumerate() {
                         self.scores[i] = if is_noisy(pos, m) {
                             1_000_000 + noisy_score(pos, hist, m)
                         } else {
-                            quiet_score(pos, hist, cont, m)
+                            quiet_score(pos, hist, cont, &checks, m)
                         };
                     }
                     self.index = 0;
@@ -285,8 +317,9 @@ impl MovePicker {
                     self.index = 0;
                     pos.generate_into(GenType::Quiet, &mut self.moves);
                     self.moves.retain(|m| pos.gives_check(m));
+                    let checks = check_squares(pos);
                     for (i, &m) in self.moves.iter().enumerate() {
-                        self.scores[i] = quiet_score(pos, hist, cont, m);
+                        self.scores[i] = quiet_score(pos, hist, cont, &checks, m);
                     }
                     self.stage = Stage::QChecks;
                 }
