@@ -148,6 +148,26 @@ fn handshake_lists_every_option() {
         assert!(lines.iter().any(|l| l.starts_with(&prefix)), "{name}");
     }
     s.ready();
+    // Resizing, clearing and more threads, then a search that fills the table.
+    s.send("setoption name Hash value 64");
+    s.send("setoption name Clear Hash");
+    s.send("setoption name Threads value 3");
+    s.send("setoption name Move Overhead value 50");
+    s.send("setoption name Hash value 2");
+    s.send("position fen r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8");
+    s.send("go depth 10");
+    let (lines, _) = s.bestmove(30_000);
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info string")),
+        "{lines:?}"
+    );
+    let hashfull: Vec<u32> = lines
+        .iter()
+        .filter_map(|l| l.split(" hashfull ").nth(1))
+        .map(|r| r.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(hashfull.iter().all(|&h| h <= 1000));
+    assert!(*hashfull.last().unwrap() > 0, "{hashfull:?}");
 }
 
 #[test]
