@@ -419,6 +419,9 @@ impl Worker {
                     v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
                 }
             } else if !pv_node || move_count > 1 {
+                // Principal variation search: after the first move only prove that the
+                // others are worse, with a null window; re-search those that are not.
+                // (Elo: not yet measured)
                 v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
             }
             if pv_node && (move_count == 1 || (v > alpha && (root || v < beta))) {
@@ -487,6 +490,8 @@ impl Worker {
             };
         }
 
+        // History, continuation history, capture history and killer updates on a fail
+        // high. (Elo: not yet measured)
         if best >= beta && !best_move.is_null() {
             self.update_histories(
                 ply,
@@ -524,7 +529,6 @@ impl Worker {
         cont: &Continuations,
     ) {
         let bonus = history::bonus(depth);
-        let us = self.pos.turn();
         if !is_noisy(&self.pos, best) {
             let k = &mut self.stack[ply].killers;
             if k[0] != best {
@@ -545,7 +549,6 @@ impl Worker {
                 history::apply(self.hist.capture_mut(pt, victim), -bonus);
             }
         }
-        let _ = us;
     }
 
     fn update_quiet(&mut self, m: Move, bonus: i32, cont: &Continuations) {
