@@ -223,3 +223,67 @@ fn bad_options_leave_the_engine_usable() {
     let r = e.search(SearchLimits::depth(3), |_| {}).unwrap();
     assert!(r.best.is_some());
 }
+
+#[test]
+fn facade_go_stop_ponderhit_and_busy() {
+    use sable_engine::{Clock, EngineError, SearchEvent};
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    let mut e = Engine::new();
+    let (tx, rx) = mpsc::channel();
+    let infinite = SearchLimits {
+        infinite: true,
+        ..SearchLimits::default()
+    };
+    e.go(infinite, move |ev| {
+        let _ = tx.send(ev);
+    })
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(e.is_searching());
+    assert!(matches!(e.set_threads(2), Err(EngineError::Busy)));
+    assert!(matches!(e.play_uci("e2e4"), Err(EngineError::Busy)));
+    e.stop();
+    e.wait();
+    assert!(!e.is_searching());
+    let events: Vec<SearchEvent> = rx.try_iter().collect();
+    let finished = events
+        .iter()
+        .filter(|ev| matches!(ev, SearchEvent::Finished(_)))
+        .count();
+    assert_eq!(finished, 1);
+    assert!(matches!(events.last(), Some(SearchEvent::Finished(r)) if r.best.is_some()));
+
+    // Pondering on a clock that has long run out: nothing until `ponderhit`.
+    let (tx, rx) = mpsc::channel();
+    let clock = Some(Clock {
+        time_ms: 50,
+        inc_ms: 0,
+    });
+    let ponder = SearchLimits {
+        ponder: true,
+        clocks: [clock, clock],
+        ..SearchLimits::default()
+    };
+    e.go(ponder, move |ev| {
+        let _ = tx.send(ev);
+    })
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(400));
+    assert!(rx
+        .try_iter()
+        .all(|ev| !matches!(ev, SearchEvent::Finished(_))));
+    e.ponderhit();
+    let done = rx.iter().any(|ev| matches!(ev, SearchEvent::Finished(_)));
+    assert!(done);
+    e.wait();
+    // The game goes on.
+    e.play_uci("e2e4").unwrap();
+    assert_eq!(e.moves().len(), 1);
+    assert_eq!(
+        e.undo().unwrap().map(|m| m.to_uci(false).to_string()),
+        Some("e2e4".into())
+    );
+    assert_eq!(e.position().fen(), Position::startpos().fen());
+}
