@@ -450,3 +450,66 @@ fn end_of_input_ends_the_session() {
     assert!(out.status.success());
     assert_eq!(String::from_utf8(out.stdout).unwrap(), "readyok\n");
 }
+
+#[test]
+fn garbage_never_breaks_the_session() {
+    // Deterministic pseudo-random lines from protocol words, numbers and junk; the
+    // engine must answer `isready` afterwards and still play a legal move.
+    const WORDS: [&str; 30] = [
+        "go",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "setoption",
+        "name",
+        "value",
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "e2e4",
+        "e7e5",
+        "g1f3",
+        "e1g1",
+        "a7a8q",
+        "depth",
+        "nodes",
+        "movetime",
+        "wtime",
+        "btime",
+        "infinite",
+        "stop",
+        "ponderhit",
+        "-1",
+        "0",
+        "1",
+        "3",
+        "99999999999999999999",
+        "8/8/8/8/8/8/8/K6k",
+    ];
+    let mut s = Session::start();
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    for _ in 0..300 {
+        let len = 1 + next(6);
+        let line: Vec<&str> = (0..len).map(|_| WORDS[next(WORDS.len())]).collect();
+        let line = line.join(" ");
+        s.send(&line);
+        if line.starts_with("go") {
+            s.send("stop");
+        }
+    }
+    s.send("stop");
+    s.ready();
+    s.send("position startpos moves e2e4");
+    s.send("go depth 3");
+    let (_, best) = s.bestmove(10_000);
+    let mut pos = Position::startpos();
+    pos.make(pos.parse_uci("e2e4").unwrap());
+    assert!(pos.parse_uci(best_of(&best)).is_ok(), "{best}");
+}
