@@ -1,7 +1,8 @@
 //! One search thread's state and its iterative deepening loop with aspiration windows
-//! and MultiPV. The tree search itself is in `alphabeta`.
+//! and MultiPV. The tree search is in `alphabeta`, its leaves in `quiescence`.
 
 mod alphabeta;
+mod quiescence;
 
 use crate::eval::Evaluator;
 use crate::history::{Histories, PieceTo};
