@@ -5,7 +5,7 @@ use super::params::*;
 use super::pawns::{ahead, file_mask};
 use super::pieces::AttackInfo;
 use super::sink::Sink;
-use sable_chess::{Color, Position, Role};
+use sable_chess::{attacks, Color, Position, Role};
 
 pub fn evaluate<T: Sink>(pos: &Position, info: &AttackInfo, sink: &mut T) {
     for c in Color::ALL {
@@ -30,6 +30,23 @@ pub fn evaluate<T: Sink>(pos: &Position, info: &AttackInfo, sink: &mut T) {
         }
         // Danger to the enemy king from c's pieces: one attacker alone rarely mates.
         let us = c.index();
+        let enemy_king = pos.king(!c);
+        let occupied = pos.occupied();
+        let safe = !(info.all[(!c).index()] | pos.by_color(c));
+        let rook_lines = attacks::rook_attacks(enemy_king, occupied);
+        let bishop_lines = attacks::bishop_attacks(enemy_king, occupied);
+        let checks = [
+            attacks::knight_attacks(enemy_king),
+            bishop_lines,
+            rook_lines,
+            rook_lines | bishop_lines,
+        ];
+        for (i, from) in checks.iter().enumerate() {
+            let n = (*from & info.by_role[us][i] & safe).count().min(3) as i32;
+            if n > 0 {
+                sink.add(c, SAFE_CHECK + i, n);
+            }
+        }
         if info.king_attackers[us] >= 2 {
             let units = (info.king_units[us] as usize).min(KING_DANGER_SIZE - 1);
             sink.add(c, KING_DANGER + units, 1);

@@ -31,6 +31,9 @@ use sink::{Breakdown, Sink, Total, Trace};
 /// Evaluations are in centipawns; a pawn in the endgame is worth about this much.
 pub const PAWN_VALUE: i32 = 100;
 
+/// No evaluation is larger than this in absolute value, far below mate scores.
+pub const MAX_EVAL: i32 = 12_000;
+
 /// One thread's evaluator.
 #[derive(Default)]
 pub struct Evaluator {
@@ -76,7 +79,7 @@ impl Evaluator {
         let mut total = Total::default();
         let entry = self.pawns.probe(pos, &mut total);
         terms(pos, &entry, &mut total);
-        let white = taper(pos, total.0);
+        let white = taper(pos, total.0).clamp(-MAX_EVAL, MAX_EVAL);
         if pos.turn() == Color::White {
             white
         } else {
@@ -93,7 +96,7 @@ impl Evaluator {
         let endgame = endgame::probe(pos);
         let white = match endgame {
             Some(eg) => endgame::evaluate(pos, eg) * pos.turn().sign(),
-            None => taper(pos, total),
+            None => taper(pos, total).clamp(-MAX_EVAL, MAX_EVAL),
         };
         Report {
             terms: b.terms,

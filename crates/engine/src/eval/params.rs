@@ -35,7 +35,9 @@ pub const THREAT_BY_KING: usize = THREAT_BY_ROOK + 5;
 pub const HANGING: usize = THREAT_BY_KING + 1;
 pub const TEMPO: usize = HANGING + 1;
 pub const QUEEN_VS_MINORS: usize = TEMPO + 1; // by rooks each side keeps: 0, 1, 2
-pub const NUM_PARAMS: usize = QUEEN_VS_MINORS + 3;
+pub const SAFE_CHECK: usize = QUEEN_VS_MINORS + 3; // by checking role: knight, bishop, rook, queen
+pub const OUTPOST: usize = SAFE_CHECK + 4; // knight, bishop
+pub const NUM_PARAMS: usize = OUTPOST + 2;
 
 /// The groups `sable eval` reports.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -84,6 +86,8 @@ impl Term {
     /// The term a parameter index belongs to.
     pub fn of(index: usize) -> Term {
         match index {
+            i if i >= OUTPOST => Term::Pieces,
+            i if i >= SAFE_CHECK => Term::KingSafety,
             i if i < PST => Term::Material,
             i if i < MOB_KNIGHT => Term::Pst,
             i if i < PASSED => Term::Mobility,
@@ -132,6 +136,12 @@ pub fn name(index: usize) -> String {
         (HANGING, "threat.hanging"),
         (TEMPO, "tempo"),
     ];
+    if index >= OUTPOST {
+        return format!("pieces.outpost.{}", ROLE_NAMES[1 + index - OUTPOST]);
+    }
+    if index >= SAFE_CHECK {
+        return format!("king.safe_check.{}", ROLE_NAMES[1 + index - SAFE_CHECK]);
+    }
     if index >= QUEEN_VS_MINORS {
         return format!(
             "imbalance.queen_vs_three_minors.rooks[{}]",
