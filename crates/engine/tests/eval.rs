@@ -123,6 +123,9 @@ fn insufficient_material_and_minor_endings_are_draws() {
         "8/8/4kb2/8/8/3KB3/8/8 w - - 0 1",
         "8/8/4kn2/8/8/3KB3/8/8 w - - 0 1",
         "8/8/4kn2/8/8/3KN3/8/8 b - - 0 1",
+        // Any number of bishops all on one colour cannot mate.
+        "8/8/4k3/8/8/2BKB3/8/8 w - - 0 1",
+        "8/8/4kb2/6b1/8/2BKB3/8/8 w - - 0 1",
     ] {
         let pos = fen(f);
         assert_eq!(ev.evaluate(&pos), 0, "{f}");

@@ -73,6 +73,9 @@ impl Evaluator {
 
     /// Centipawns for the side to move.
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        if pos.is_insufficient_material() {
+            return 0;
+        }
         if let Some(eg) = endgame::probe(pos) {
             return endgame::evaluate(pos, eg);
         }
@@ -95,6 +98,7 @@ impl Evaluator {
         let total = b.terms.iter().fold(S::ZERO, |acc, t| acc + t[0] - t[1]);
         let endgame = endgame::probe(pos);
         let white = match endgame {
+            _ if pos.is_insufficient_material() => 0,
             Some(eg) => endgame::evaluate(pos, eg) * pos.turn().sign(),
             None => taper(pos, total).clamp(-MAX_EVAL, MAX_EVAL),
         };
@@ -111,7 +115,7 @@ impl Evaluator {
 /// The tuning trace of `pos`, or `None` where a specialised endgame evaluation
 /// decides (those scores are not made of parameters).
 pub fn trace(pos: &Position) -> Option<TracePoint> {
-    if endgame::probe(pos).is_some() {
+    if endgame::probe(pos).is_some() || pos.is_insufficient_material() {
         return None;
     }
     let mut t = Trace::default();
