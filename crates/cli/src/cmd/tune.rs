@@ -15,10 +15,10 @@ pub struct Args {
     /// Labelled positions, one `FEN | result` per line.
     data: String,
     /// Passes of gradient descent over all positions.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 3000)]
     epochs: u32,
     /// Adam step size, in centipawns.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 0.5)]
     rate: f64,
     /// Start from the hand-set seed values instead of the committed parameters.
     #[arg(long)]
@@ -34,7 +34,7 @@ pub struct Args {
     limit: Option<usize>,
     /// Ridge weight pulling each value towards its starting point (per centipawn squared):
     /// game results from club blitz are noisy and many terms are nearly collinear.
-    #[arg(long, default_value_t = 2e-7)]
+    #[arg(long, default_value_t = 1e-8)]
     lambda: f64,
     /// Parameters used by fewer training positions than this keep their starting value.
     #[arg(long, default_value_t = 300)]

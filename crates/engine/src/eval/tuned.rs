@@ -1,7 +1,7 @@
 //! Evaluation parameters (middlegame, endgame), written by `sable tune`.
-//! 149082 positions from positions.txt, K = 0.5757, 3000 epochs at rate 0.5, lambda 0.00000001, from the seed values.
-//! Loss (training / validation): before 0.194076 / 0.193968, after 0.187677 / 0.187302.
-//! Command: sable tune positions.txt --from-seed --epochs 3000 --rate 0.5 --lambda 1e-8 --out /tmp/evalx/final_1e-8.rs
+//! 149082 positions from positions.txt, K = 0.5852, 3000 epochs at rate 0.5, lambda 0.00000001, from the seed values.
+//! Loss (training / validation): before 0.193862 / 0.193801, after 0.187507 / 0.187084.
+//! Command: sable tune positions.txt --from-seed --out /tmp/evalx/final2.rs
 //!
 //! Do not edit by hand: change the seed or the data and tune again.
 
@@ -10,11 +10,11 @@ use super::score::S;
 
 #[rustfmt::skip]
 pub const PARAMS: [S; NUM_PARAMS] = [
-    S::new(65, 166), // material.pawn
-    S::new(303, 336), // material.knight
-    S::new(331, 342), // material.bishop
-    S::new(439, 562), // material.rook
-    S::new(966, 1003), // material.queen
+    S::new(66, 165), // material.pawn
+    S::new(304, 335), // material.knight
+    S::new(332, 341), // material.bishop
+    S::new(436, 561), // material.rook
+    S::new(965, 1001), // material.queen
     S::new(0, 0), // pst.pawn.a1
     S::new(0, 0), // pst.pawn.b1
     S::new(0, 0), // pst.pawn.c1
@@ -23,44 +23,44 @@ pub const PARAMS: [S; NUM_PARAMS] = [
     S::new(0, 0), // pst.pawn.f1
     S::new(0, 0), // pst.pawn.g1
     S::new(0, 0), // pst.pawn.h1
-    S::new(-16, -51), // pst.pawn.a2
+    S::new(-15, -51), // pst.pawn.a2
     S::new(-21, -48), // pst.pawn.b2
-    S::new(-2, -10), // pst.pawn.c2
-    S::new(-20, -10), // pst.pawn.d2
-    S::new(-26, 2), // pst.pawn.e2
-    S::new(-6, -22), // pst.pawn.f2
-    S::new(-7, -25), // pst.pawn.g2
-    S::new(-9, -10), // pst.pawn.h2
-    S::new(-7, -53), // pst.pawn.a3
-    S::new(8, -14), // pst.pawn.b3
-    S::new(-2, 17), // pst.pawn.c3
-    S::new(-4, 2), // pst.pawn.d3
-    S::new(-20, 15), // pst.pawn.e3
-    S::new(-2, 3), // pst.pawn.f3
-    S::new(0, 7), // pst.pawn.g3
-    S::new(-20, -10), // pst.pawn.h3
-    S::new(-5, 8), // pst.pawn.a4
+    S::new(-7, -8), // pst.pawn.c2
+    S::new(-15, -10), // pst.pawn.d2
+    S::new(-20, 2), // pst.pawn.e2
+    S::new(-5, -21), // pst.pawn.f2
+    S::new(-5, -25), // pst.pawn.g2
+    S::new(-6, -10), // pst.pawn.h2
+    S::new(-8, -53), // pst.pawn.a3
+    S::new(6, -14), // pst.pawn.b3
+    S::new(-7, 19), // pst.pawn.c3
+    S::new(-1, 3), // pst.pawn.d3
+    S::new(-17, 14), // pst.pawn.e3
+    S::new(2, 3), // pst.pawn.f3
+    S::new(7, 6), // pst.pawn.g3
+    S::new(-14, -10), // pst.pawn.h3
+    S::new(-6, 8), // pst.pawn.a4
     S::new(-27, -22), // pst.pawn.b4
-    S::new(-20, -13), // pst.pawn.c4
-    S::new(-6, -6), // pst.pawn.d4
-    S::new(5, -22), // pst.pawn.e4
-    S::new(23, -7), // pst.pawn.f4
-    S::new(2, -16), // pst.pawn.g4
-    S::new(10, 17), // pst.pawn.h4
+    S::new(-24, -12), // pst.pawn.c4
+    S::new(1, -9), // pst.pawn.d4
+    S::new(11, -24), // pst.pawn.e4
+    S::new(12, -6), // pst.pawn.f4
+    S::new(-2, -15), // pst.pawn.g4
+    S::new(5, 18), // pst.pawn.h4
     S::new(10, 11), // pst.pawn.a5
-    S::new(0, -17), // pst.pawn.b5
-    S::new(22, 33), // pst.pawn.c5
-    S::new(-6, 19), // pst.pawn.d5
-    S::new(29, -28), // pst.pawn.e5
-    S::new(4, -17), // pst.pawn.f5
-    S::new(-2, 38), // pst.pawn.g5
-    S::new(-6, -16), // pst.pawn.h5
+    S::new(-2, -17), // pst.pawn.b5
+    S::new(21, 33), // pst.pawn.c5
+    S::new(-7, 19), // pst.pawn.d5
+    S::new(32, -29), // pst.pawn.e5
+    S::new(-1, -18), // pst.pawn.f5
+    S::new(-6, 37), // pst.pawn.g5
+    S::new(-10, -17), // pst.pawn.h5
     S::new(15, 35), // pst.pawn.a6
-    S::new(-14, -15), // pst.pawn.b6
+    S::new(-15, -15), // pst.pawn.b6
     S::new(5, 3), // pst.pawn.c6
-    S::new(11, 16), // pst.pawn.d6
-    S::new(23, 12), // pst.pawn.e6
-    S::new(9, 16), // pst.pawn.f6
+    S::new(12, 16), // pst.pawn.d6
+    S::new(24, 12), // pst.pawn.e6
+    S::new(8, 15), // pst.pawn.f6
     S::new(7, 17), // pst.pawn.g6
     S::new(29, 29), // pst.pawn.h6
     S::new(1, 14), // pst.pawn.a7
@@ -83,44 +83,44 @@ pub const PARAMS: [S; NUM_PARAMS] = [
     S::new(-19, -15), // pst.knight.b1
     S::new(-5, -3), // pst.knight.c1
     S::new(-9, 0), // pst.knight.d1
-    S::new(-25, 0), // pst.knight.e1
-    S::new(1, 1), // pst.knight.f1
-    S::new(-12, -13), // pst.knight.g1
+    S::new(-24, 0), // pst.knight.e1
+    S::new(2, 1), // pst.knight.f1
+    S::new(-10, -13), // pst.knight.g1
     S::new(-18, -15), // pst.knight.h1
     S::new(-35, -16), // pst.knight.a2
     S::new(-6, -1), // pst.knight.b2
-    S::new(-2, -4), // pst.knight.c2
-    S::new(-1, -16), // pst.knight.d2
-    S::new(1, 39), // pst.knight.e2
+    S::new(-1, -4), // pst.knight.c2
+    S::new(-2, -16), // pst.knight.d2
+    S::new(2, 40), // pst.knight.e2
     S::new(25, 6), // pst.knight.f2
-    S::new(-23, -11), // pst.knight.g2
-    S::new(-32, -12), // pst.knight.h2
-    S::new(5, -5), // pst.knight.a3
+    S::new(-22, -11), // pst.knight.g2
+    S::new(-30, -11), // pst.knight.h2
+    S::new(4, -5), // pst.knight.a3
     S::new(6, 10), // pst.knight.b3
-    S::new(-24, 27), // pst.knight.c3
+    S::new(-23, 26), // pst.knight.c3
     S::new(6, 2), // pst.knight.d3
-    S::new(11, -26), // pst.knight.e3
-    S::new(-11, -13), // pst.knight.f3
-    S::new(21, 4), // pst.knight.g3
-    S::new(0, -2), // pst.knight.h3
-    S::new(6, -1), // pst.knight.a4
+    S::new(11, -27), // pst.knight.e3
+    S::new(-9, -14), // pst.knight.f3
+    S::new(20, 4), // pst.knight.g3
+    S::new(2, -2), // pst.knight.h3
+    S::new(7, -1), // pst.knight.a4
     S::new(3, -4), // pst.knight.b4
-    S::new(22, -7), // pst.knight.c4
-    S::new(18, 39), // pst.knight.d4
+    S::new(21, -8), // pst.knight.c4
+    S::new(16, 40), // pst.knight.d4
     S::new(-3, 12), // pst.knight.e4
-    S::new(20, 37), // pst.knight.f4
+    S::new(20, 38), // pst.knight.f4
     S::new(13, 1), // pst.knight.g4
     S::new(-3, -5), // pst.knight.h4
-    S::new(-3, -5), // pst.knight.a5
-    S::new(9, -2), // pst.knight.b5
+    S::new(-4, -5), // pst.knight.a5
+    S::new(7, -2), // pst.knight.b5
     S::new(11, 8), // pst.knight.c5
     S::new(21, 14), // pst.knight.d5
-    S::new(35, 10), // pst.knight.e5
+    S::new(34, 9), // pst.knight.e5
     S::new(21, 8), // pst.knight.f5
-    S::new(20, 17), // pst.knight.g5
+    S::new(18, 17), // pst.knight.g5
     S::new(14, 5), // pst.knight.h5
     S::new(-6, -5), // pst.knight.a6
-    S::new(-3, 0), // pst.knight.b6
+    S::new(-3, -1), // pst.knight.b6
     S::new(8, 9), // pst.knight.c6
     S::new(30, 23), // pst.knight.d6
     S::new(10, 1), // pst.knight.e6
@@ -144,51 +144,51 @@ pub const PARAMS: [S; NUM_PARAMS] = [
     S::new(-12, -10), // pst.knight.g8
     S::new(-18, -15), // pst.knight.h8
     S::new(-6, -14), // pst.bishop.a1
-    S::new(15, 6), // pst.bishop.b1
-    S::new(3, 15), // pst.bishop.c1
+    S::new(15, 7), // pst.bishop.b1
+    S::new(4, 15), // pst.bishop.c1
     S::new(7, 12), // pst.bishop.d1
     S::new(-10, -12), // pst.bishop.e1
     S::new(-12, -9), // pst.bishop.f1
     S::new(-6, -6), // pst.bishop.g1
     S::new(-4, -12), // pst.bishop.h1
-    S::new(-10, 11), // pst.bishop.a2
-    S::new(24, -2), // pst.bishop.b2
+    S::new(-11, 12), // pst.bishop.a2
+    S::new(24, -3), // pst.bishop.b2
     S::new(56, 24), // pst.bishop.c2
     S::new(-37, 9), // pst.bishop.d2
     S::new(-19, 2), // pst.bishop.e2
-    S::new(1, -11), // pst.bishop.f2
-    S::new(-6, 6), // pst.bishop.g2
-    S::new(5, -13), // pst.bishop.h2
+    S::new(1, -12), // pst.bishop.f2
+    S::new(-5, 6), // pst.bishop.g2
+    S::new(6, -13), // pst.bishop.h2
     S::new(-41, -18), // pst.bishop.a3
-    S::new(-13, 9), // pst.bishop.b3
-    S::new(40, 13), // pst.bishop.c3
+    S::new(-14, 9), // pst.bishop.b3
+    S::new(40, 12), // pst.bishop.c3
     S::new(-9, 1), // pst.bishop.d3
-    S::new(-29, 18), // pst.bishop.e3
-    S::new(13, 12), // pst.bishop.f3
-    S::new(5, -10), // pst.bishop.g3
-    S::new(-9, 3), // pst.bishop.h3
+    S::new(-30, 18), // pst.bishop.e3
+    S::new(14, 12), // pst.bishop.f3
+    S::new(6, -10), // pst.bishop.g3
+    S::new(-10, 3), // pst.bishop.h3
     S::new(-1, 5), // pst.bishop.a4
-    S::new(-12, -22), // pst.bishop.b4
-    S::new(-20, 22), // pst.bishop.c4
-    S::new(13, 2), // pst.bishop.d4
+    S::new(-12, -23), // pst.bishop.b4
+    S::new(-18, 22), // pst.bishop.c4
+    S::new(14, 2), // pst.bishop.d4
     S::new(19, 12), // pst.bishop.e4
     S::new(-9, -21), // pst.bishop.f4
-    S::new(-7, 10), // pst.bishop.g4
-    S::new(38, 1), // pst.bishop.h4
-    S::new(7, -13), // pst.bishop.a5
-    S::new(-12, -1), // pst.bishop.b5
-    S::new(-10, -18), // pst.bishop.c5
-    S::new(51, 35), // pst.bishop.d5
+    S::new(-8, 10), // pst.bishop.g4
+    S::new(37, 1), // pst.bishop.h4
+    S::new(6, -13), // pst.bishop.a5
+    S::new(-13, 0), // pst.bishop.b5
+    S::new(-11, -18), // pst.bishop.c5
+    S::new(52, 36), // pst.bishop.d5
     S::new(-14, -2), // pst.bishop.e5
     S::new(-9, -19), // pst.bishop.f5
-    S::new(8, 11), // pst.bishop.g5
+    S::new(8, 10), // pst.bishop.g5
     S::new(5, 6), // pst.bishop.h5
     S::new(6, -8), // pst.bishop.a6
     S::new(3, 1), // pst.bishop.b6
     S::new(1, -12), // pst.bishop.c6
     S::new(13, 10), // pst.bishop.d6
     S::new(16, 19), // pst.bishop.e6
-    S::new(16, 17), // pst.bishop.f6
+    S::new(16, 18), // pst.bishop.f6
     S::new(-4, -19), // pst.bishop.g6
     S::new(-12, -3), // pst.bishop.h6
     S::new(5, 2), // pst.bishop.a7
@@ -196,8 +196,8 @@ pub const PARAMS: [S; NUM_PARAMS] = [
     S::new(-1, 6), // pst.bishop.c7
     S::new(4, 4), // pst.bishop.d7
     S::new(-6, -4), // pst.bishop.e7
-    S::new(-3, 10), // pst.bishop.f7
-    S::new(-4, -9), // pst.bishop.g7
+    S::new(-4, 10), // pst.bishop.f7
+    S::new(-4, -10), // pst.bishop.g7
     S::new(-6, -6), // pst.bishop.h7
     S::new(-9, -9), // pst.bishop.a8
     S::new(-6, -6), // pst.bishop.b8
@@ -207,64 +207,64 @@ pub const PARAMS: [S; NUM_PARAMS] = [
     S::new(-3, -3), // pst.bishop.f8
     S::new(-6, -6), // pst.bishop.g8
     S::new(-9, -9), // pst.bishop.h8
-    S::new(-17, 19), // pst.rook.a1
-    S::new(-16, 18), // pst.rook.b1
-    S::new(-4, 27), // pst.rook.c1
-    S::new(-15, -30), // pst.rook.d1
-    S::new(8, 7), // pst.rook.e1
-    S::new(-2, -26), // pst.rook.f1
-    S::new(18, 16), // pst.rook.g1
-    S::new(13, 23), // pst.rook.h1
+    S::new(-20, 20), // pst.rook.a1
+    S::new(-17, 18), // pst.rook.b1
+    S::new(-6, 27), // pst.rook.c1
+    S::new(-10, -32), // pst.rook.d1
+    S::new(8, 6), // pst.rook.e1
+    S::new(0, -29), // pst.rook.f1
+    S::new(19, 16), // pst.rook.g1
+    S::new(7, 25), // pst.rook.h1
     S::new(-15, -4), // pst.rook.a2
-    S::new(-28, -3), // pst.rook.b2
-    S::new(37, 24), // pst.rook.c2
+    S::new(-29, -2), // pst.rook.b2
+    S::new(36, 24), // pst.rook.c2
     S::new(-30, -3), // pst.rook.d2
-    S::new(24, 10), // pst.rook.e2
-    S::new(-6, 16), // pst.rook.f2
+    S::new(25, 10), // pst.rook.e2
+    S::new(-5, 16), // pst.rook.f2
     S::new(5, 1), // pst.rook.g2
-    S::new(-14, -9), // pst.rook.h2
+    S::new(-13, -9), // pst.rook.h2
     S::new(4, -1), // pst.rook.a3
     S::new(-16, -30), // pst.rook.b3
-    S::new(2, 6), // pst.rook.c3
+    S::new(1, 6), // pst.rook.c3
     S::new(-27, -18), // pst.rook.d3
-    S::new(0, -23), // pst.rook.e3
-    S::new(-11, -20), // pst.rook.f3
+    S::new(0, -24), // pst.rook.e3
+    S::new(-10, -20), // pst.rook.f3
     S::new(10, -11), // pst.rook.g3
-    S::new(-3, 5), // pst.rook.h3
+    S::new(-2, 5), // pst.rook.h3
     S::new(2, 10), // pst.rook.a4
-    S::new(-4, -5), // pst.rook.b4
-    S::new(0, 3), // pst.rook.c4
+    S::new(-4, -4), // pst.rook.b4
+    S::new(0, 4), // pst.rook.c4
     S::new(-4, -1), // pst.rook.d4
     S::new(-12, -11), // pst.rook.e4
-    S::new(-7, -16), // pst.rook.f4
+    S::new(-8, -16), // pst.rook.f4
     S::new(16, -3), // pst.rook.g4
-    S::new(-15, -10), // pst.rook.h4
-    S::new(1, -6), // pst.rook.a5
+    S::new(-16, -10), // pst.rook.h4
+    S::new(1, -7), // pst.rook.a5
     S::new(-14, -11), // pst.rook.b5
-    S::new(6, 8), // pst.rook.c5
+    S::new(5, 8), // pst.rook.c5
     S::new(3, 6), // pst.rook.d5
-    S::new(1, -15), // pst.rook.e5
+    S::new(2, -15), // pst.rook.e5
     S::new(7, 5), // pst.rook.f5
-    S::new(-9, -10), // pst.rook.g5
+    S::new(-9, -11), // pst.rook.g5
     S::new(-6, 1), // pst.rook.h5
     S::new(0, 1), // pst.rook.a6
     S::new(-2, 4), // pst.rook.b6
     S::new(-3, -7), // pst.rook.c6
     S::new(4, -1), // pst.rook.d6
-    S::new(-3, 1), // pst.rook.e6
+    S::new(-4, 1), // pst.rook.e6
     S::new(-1, -6), // pst.rook.f6
     S::new(2, 7), // pst.rook.g6
     S::new(-1, -12), // pst.rook.h6
     S::new(13, 15), // pst.rook.a7
-    S::new(21, 17), // pst.rook.b7
+    S::new(21, 16), // pst.rook.b7
     S::new(16, 5), // pst.rook.c7
-    S::new(21, 17), // pst.rook.d7
+    S::new(21, 18), // pst.rook.d7
     S::new(23, 23), // pst.rook.e7
     S::new(20, 11), // pst.rook.f7
     S::new(10, 6), // pst.rook.g7
     S::new(10, 10), // pst.rook.h7
     S::new(-2, 2), // pst.rook.a8
-    S::new(-1, 4), // pst.rook.b8
+    S::new(0, 5), // pst.rook.b8
     S::new(5, -2), // pst.rook.c8
     S::new(1, 0), // pst.rook.d8
     S::new(4, 12), // pst.rook.e8
@@ -274,50 +274,50 @@ pub const PARAMS: [S; NUM_PARAMS] = [
     S::new(2, -9), // pst.queen.a1
     S::new(4, -4), // pst.queen.b1
     S::new(7, -7), // pst.queen.c1
-    S::new(-17, -11), // pst.queen.d1
-    S::new(-20, 1), // pst.queen.e1
+    S::new(-15, -12), // pst.queen.d1
+    S::new(-19, 1), // pst.queen.e1
     S::new(-15, -2), // pst.queen.f1
     S::new(-4, -8), // pst.queen.g1
     S::new(-6, -12), // pst.queen.h1
     S::new(-13, -10), // pst.queen.a2
-    S::new(3, -5), // pst.queen.b2
-    S::new(-19, -7), // pst.queen.c2
-    S::new(-31, 10), // pst.queen.d2
-    S::new(8, 5), // pst.queen.e2
-    S::new(5, -1), // pst.queen.f2
+    S::new(2, -5), // pst.queen.b2
+    S::new(-18, -7), // pst.queen.c2
+    S::new(-30, 11), // pst.queen.d2
+    S::new(8, 6), // pst.queen.e2
+    S::new(6, -2), // pst.queen.f2
     S::new(-15, -6), // pst.queen.g2
     S::new(-4, -8), // pst.queen.h2
     S::new(-5, -9), // pst.queen.a3
-    S::new(11, -4), // pst.queen.b3
+    S::new(12, -5), // pst.queen.b3
     S::new(28, -1), // pst.queen.c3
     S::new(2, 29), // pst.queen.d3
     S::new(33, 16), // pst.queen.e3
-    S::new(-13, -1), // pst.queen.f3
+    S::new(-14, -1), // pst.queen.f3
     S::new(-29, -13), // pst.queen.g3
     S::new(6, 0), // pst.queen.h3
-    S::new(12, -1), // pst.queen.a4
+    S::new(11, -1), // pst.queen.a4
     S::new(6, 7), // pst.queen.b4
-    S::new(2, 0), // pst.queen.c4
-    S::new(2, 17), // pst.queen.d4
+    S::new(2, -1), // pst.queen.c4
+    S::new(3, 17), // pst.queen.d4
     S::new(39, 21), // pst.queen.e4
     S::new(-11, 7), // pst.queen.f4
     S::new(36, 10), // pst.queen.g4
-    S::new(10, -3), // pst.queen.h4
-    S::new(-3, -1), // pst.queen.a5
+    S::new(11, -3), // pst.queen.h4
+    S::new(-4, -1), // pst.queen.a5
     S::new(-9, 7), // pst.queen.b5
     S::new(2, 6), // pst.queen.c5
     S::new(4, 15), // pst.queen.d5
     S::new(27, 22), // pst.queen.e5
-    S::new(-25, -2), // pst.queen.f5
+    S::new(-26, -2), // pst.queen.f5
     S::new(-1, 1), // pst.queen.g5
-    S::new(-16, -5), // pst.queen.h5
-    S::new(1, -3), // pst.queen.a6
+    S::new(-18, -5), // pst.queen.h5
+    S::new(0, -3), // pst.queen.a6
     S::new(-7, -3), // pst.queen.b6
     S::new(7, 5), // pst.queen.c6
-    S::new(3, 8), // pst.queen.d6
-    S::new(-8, 3), // pst.queen.e6
+    S::new(3, 7), // pst.queen.d6
+    S::new(-9, 3), // pst.queen.e6
     S::new(10, 12), // pst.queen.f6
-    S::new(-8, -5), // pst.queen.g6
+    S::new(-9, -5), // pst.queen.g6
     S::new(19, 2), // pst.queen.h6
     S::new(-5, -7), // pst.queen.a7
     S::new(7, 0), // pst.queen.b7
@@ -335,46 +335,46 @@ pub const PARAMS: [S; NUM_PARAMS] = [
     S::new(-2, -4), // pst.queen.f8
     S::new(-4, -8), // pst.queen.g8
     S::new(-6, -12), // pst.queen.h8
-    S::new(12, -22), // pst.king.a1
-    S::new(-25, -37), // pst.king.b1
-    S::new(21, -23), // pst.king.c1
-    S::new(-21, -17), // pst.king.d1
-    S::new(22, -19), // pst.king.e1
-    S::new(-47, 5), // pst.king.f1
-    S::new(0, -36), // pst.king.g1
-    S::new(3, -49), // pst.king.h1
+    S::new(13, -22), // pst.king.a1
+    S::new(-23, -36), // pst.king.b1
+    S::new(30, -23), // pst.king.c1
+    S::new(-15, -16), // pst.king.d1
+    S::new(-18, -20), // pst.king.e1
+    S::new(-42, 6), // pst.king.f1
+    S::new(2, -36), // pst.king.g1
+    S::new(2, -50), // pst.king.h1
     S::new(-21, -20), // pst.king.a2
-    S::new(-14, 10), // pst.king.b2
-    S::new(-27, -15), // pst.king.c2
-    S::new(-13, -5), // pst.king.d2
-    S::new(-21, 12), // pst.king.e2
-    S::new(-12, 10), // pst.king.f2
-    S::new(-15, 11), // pst.king.g2
-    S::new(-24, -24), // pst.king.h2
+    S::new(-13, 11), // pst.king.b2
+    S::new(-26, -15), // pst.king.c2
+    S::new(-8, -5), // pst.king.d2
+    S::new(-16, 12), // pst.king.e2
+    S::new(-9, 11), // pst.king.f2
+    S::new(-16, 12), // pst.king.g2
+    S::new(-25, -26), // pst.king.h2
     S::new(-39, -9), // pst.king.a3
     S::new(-46, -2), // pst.king.b3
     S::new(-37, 7), // pst.king.c3
     S::new(-51, 0), // pst.king.d3
-    S::new(-25, 32), // pst.king.e3
+    S::new(-24, 31), // pst.king.e3
     S::new(-24, 16), // pst.king.f3
-    S::new(-34, -4), // pst.king.g3
-    S::new(-34, -1), // pst.king.h3
+    S::new(-34, -5), // pst.king.g3
+    S::new(-35, -4), // pst.king.h3
     S::new(-54, 1), // pst.king.a4
     S::new(-56, 10), // pst.king.b4
     S::new(-50, 24), // pst.king.c4
     S::new(-55, 26), // pst.king.d4
-    S::new(-54, 39), // pst.king.e4
+    S::new(-54, 40), // pst.king.e4
     S::new(-52, 18), // pst.king.f4
     S::new(-59, 15), // pst.king.g4
-    S::new(-59, -8), // pst.king.h4
+    S::new(-60, -10), // pst.king.h4
     S::new(-70, 0), // pst.king.a5
     S::new(-69, 2), // pst.king.b5
     S::new(-67, 25), // pst.king.c5
     S::new(-71, 23), // pst.king.d5
-    S::new(-69, 28), // pst.king.e5
-    S::new(-67, 37), // pst.king.f5
+    S::new(-69, 29), // pst.king.e5
+    S::new(-67, 38), // pst.king.f5
     S::new(-68, 20), // pst.king.g5
-    S::new(-68, 1), // pst.king.h5
+    S::new(-68, 0), // pst.king.h5
     S::new(-85, -8), // pst.king.a6
     S::new(-84, 3), // pst.king.b6
     S::new(-84, 14), // pst.king.c6
@@ -382,7 +382,7 @@ pub const PARAMS: [S; NUM_PARAMS] = [
     S::new(-85, 17), // pst.king.e6
     S::new(-85, 2), // pst.king.f6
     S::new(-85, -7), // pst.king.g6
-    S::new(-85, -10), // pst.king.h6
+    S::new(-85, -11), // pst.king.h6
     S::new(-100, -16), // pst.king.a7
     S::new(-100, -8), // pst.king.b7
     S::new(-100, 0), // pst.king.c7
@@ -401,63 +401,63 @@ pub const PARAMS: [S; NUM_PARAMS] = [
     S::new(-115, -24), // pst.king.h8
     S::new(-32, -26), // mobility.knight[0]
     S::new(-35, -43), // mobility.knight[1]
-    S::new(-5, -8), // mobility.knight[2]
-    S::new(-3, 6), // mobility.knight[3]
+    S::new(-6, -7), // mobility.knight[2]
+    S::new(-2, 6), // mobility.knight[3]
     S::new(-1, 12), // mobility.knight[4]
-    S::new(19, 10), // mobility.knight[5]
-    S::new(18, 13), // mobility.knight[6]
-    S::new(13, 13), // mobility.knight[7]
+    S::new(19, 9), // mobility.knight[5]
+    S::new(17, 13), // mobility.knight[6]
+    S::new(13, 12), // mobility.knight[7]
     S::new(20, 29), // mobility.knight[8]
-    S::new(-30, -28), // mobility.bishop[0]
-    S::new(-35, -32), // mobility.bishop[1]
-    S::new(-20, -5), // mobility.bishop[2]
+    S::new(-27, -28), // mobility.bishop[0]
+    S::new(-34, -32), // mobility.bishop[1]
+    S::new(-21, -5), // mobility.bishop[2]
     S::new(-27, -19), // mobility.bishop[3]
     S::new(-4, 18), // mobility.bishop[4]
-    S::new(2, 2), // mobility.bishop[5]
+    S::new(1, 2), // mobility.bishop[5]
     S::new(8, 0), // mobility.bishop[6]
     S::new(27, -24), // mobility.bishop[7]
-    S::new(5, 5), // mobility.bishop[8]
-    S::new(-7, 6), // mobility.bishop[9]
+    S::new(4, 5), // mobility.bishop[8]
+    S::new(-8, 5), // mobility.bishop[9]
     S::new(19, 20), // mobility.bishop[10]
     S::new(8, 8), // mobility.bishop[11]
     S::new(28, 27), // mobility.bishop[12]
     S::new(33, 32), // mobility.bishop[13]
     S::new(-12, -29), // mobility.rook[0]
-    S::new(-23, -20), // mobility.rook[1]
-    S::new(-8, -12), // mobility.rook[2]
+    S::new(-22, -19), // mobility.rook[1]
+    S::new(-8, -13), // mobility.rook[2]
     S::new(-12, -9), // mobility.rook[3]
-    S::new(-18, -30), // mobility.rook[4]
-    S::new(3, -11), // mobility.rook[5]
+    S::new(-16, -30), // mobility.rook[4]
+    S::new(4, -11), // mobility.rook[5]
     S::new(7, 4), // mobility.rook[6]
-    S::new(13, -6), // mobility.rook[7]
+    S::new(12, -6), // mobility.rook[7]
     S::new(3, 13), // mobility.rook[8]
-    S::new(5, 8), // mobility.rook[9]
-    S::new(-9, -3), // mobility.rook[10]
-    S::new(4, 5), // mobility.rook[11]
-    S::new(0, 23), // mobility.rook[12]
-    S::new(16, 38), // mobility.rook[13]
-    S::new(21, 39), // mobility.rook[14]
+    S::new(3, 8), // mobility.rook[9]
+    S::new(-10, -3), // mobility.rook[10]
+    S::new(3, 5), // mobility.rook[11]
+    S::new(1, 23), // mobility.rook[12]
+    S::new(17, 38), // mobility.rook[13]
+    S::new(21, 38), // mobility.rook[14]
     S::new(-14, -27), // mobility.queen[0]
     S::new(-13, -25), // mobility.queen[1]
     S::new(0, -22), // mobility.queen[2]
-    S::new(12, -19), // mobility.queen[3]
-    S::new(-24, -18), // mobility.queen[4]
-    S::new(-17, -22), // mobility.queen[5]
+    S::new(11, -19), // mobility.queen[3]
+    S::new(-21, -17), // mobility.queen[4]
+    S::new(-17, -23), // mobility.queen[5]
     S::new(-10, -22), // mobility.queen[6]
-    S::new(-19, -18), // mobility.queen[7]
-    S::new(-21, -27), // mobility.queen[8]
-    S::new(-10, -9), // mobility.queen[9]
-    S::new(-10, -7), // mobility.queen[10]
+    S::new(-18, -18), // mobility.queen[7]
+    S::new(-20, -28), // mobility.queen[8]
+    S::new(-10, -8), // mobility.queen[9]
+    S::new(-9, -8), // mobility.queen[10]
     S::new(-6, 7), // mobility.queen[11]
-    S::new(8, -4), // mobility.queen[12]
-    S::new(-3, 11), // mobility.queen[13]
+    S::new(8, -5), // mobility.queen[12]
+    S::new(-4, 11), // mobility.queen[13]
     S::new(16, 7), // mobility.queen[14]
     S::new(20, 11), // mobility.queen[15]
-    S::new(5, 2), // mobility.queen[16]
-    S::new(1, 7), // mobility.queen[17]
+    S::new(4, 1), // mobility.queen[16]
+    S::new(0, 7), // mobility.queen[17]
     S::new(5, 13), // mobility.queen[18]
     S::new(9, 12), // mobility.queen[19]
-    S::new(6, 14), // mobility.queen[20]
+    S::new(6, 13), // mobility.queen[20]
     S::new(6, 14), // mobility.queen[21]
     S::new(8, 17), // mobility.queen[22]
     S::new(9, 19), // mobility.queen[23]
@@ -466,68 +466,68 @@ pub const PARAMS: [S; NUM_PARAMS] = [
     S::new(12, 25), // mobility.queen[26]
     S::new(13, 27), // mobility.queen[27]
     S::new(0, 0), // passed.rank[0]
-    S::new(-7, -26), // passed.rank[1]
-    S::new(4, 27), // passed.rank[2]
-    S::new(7, 38), // passed.rank[3]
+    S::new(-6, -26), // passed.rank[1]
+    S::new(5, 27), // passed.rank[2]
+    S::new(6, 38), // passed.rank[3]
     S::new(6, 51), // passed.rank[4]
-    S::new(61, 88), // passed.rank[5]
-    S::new(54, 137), // passed.rank[6]
+    S::new(60, 88), // passed.rank[5]
+    S::new(53, 137), // passed.rank[6]
     S::new(0, 0), // passed.rank[7]
     S::new(0, 0), // passed.free[0]
     S::new(-2, -14), // passed.free[1]
-    S::new(-21, -7), // passed.free[2]
-    S::new(-17, 9), // passed.free[3]
-    S::new(5, 35), // passed.free[4]
+    S::new(-21, -8), // passed.free[2]
+    S::new(-16, 9), // passed.free[3]
+    S::new(6, 35), // passed.free[4]
     S::new(6, 36), // passed.free[5]
     S::new(3, 33), // passed.free[6]
     S::new(0, 21), // passed.free[7]
     S::new(3, 17), // passed.own_king_distance[0]
     S::new(-8, 25), // passed.own_king_distance[1]
-    S::new(-3, -9), // passed.own_king_distance[2]
-    S::new(-21, 6), // passed.own_king_distance[3]
-    S::new(-3, -2), // passed.own_king_distance[4]
-    S::new(23, -17), // passed.own_king_distance[5]
-    S::new(-6, -38), // passed.own_king_distance[6]
-    S::new(-9, -32), // passed.own_king_distance[7]
-    S::new(-11, -15), // passed.their_king_distance[0]
-    S::new(-1, -28), // passed.their_king_distance[1]
-    S::new(13, 6), // passed.their_king_distance[2]
-    S::new(-25, 13), // passed.their_king_distance[3]
-    S::new(9, 30), // passed.their_king_distance[4]
-    S::new(-15, 21), // passed.their_king_distance[5]
-    S::new(6, 45), // passed.their_king_distance[6]
-    S::new(-1, 34), // passed.their_king_distance[7]
+    S::new(0, -9), // passed.own_king_distance[2]
+    S::new(-20, 6), // passed.own_king_distance[3]
+    S::new(-4, -2), // passed.own_king_distance[4]
+    S::new(22, -17), // passed.own_king_distance[5]
+    S::new(-8, -38), // passed.own_king_distance[6]
+    S::new(-10, -33), // passed.own_king_distance[7]
+    S::new(-12, -15), // passed.their_king_distance[0]
+    S::new(-3, -27), // passed.their_king_distance[1]
+    S::new(11, 5), // passed.their_king_distance[2]
+    S::new(-26, 12), // passed.their_king_distance[3]
+    S::new(10, 29), // passed.their_king_distance[4]
+    S::new(-12, 21), // passed.their_king_distance[5]
+    S::new(8, 46), // passed.their_king_distance[6]
+    S::new(-1, 35), // passed.their_king_distance[7]
     S::new(0, 0), // pawns.connected.rank[0]
     S::new(8, 23), // pawns.connected.rank[1]
-    S::new(24, 20), // pawns.connected.rank[2]
-    S::new(8, 12), // pawns.connected.rank[3]
-    S::new(3, -1), // pawns.connected.rank[4]
-    S::new(38, 21), // pawns.connected.rank[5]
+    S::new(28, 19), // pawns.connected.rank[2]
+    S::new(10, 11), // pawns.connected.rank[3]
+    S::new(1, -1), // pawns.connected.rank[4]
+    S::new(37, 21), // pawns.connected.rank[5]
     S::new(62, 36), // pawns.connected.rank[6]
     S::new(0, 0), // pawns.connected.rank[7]
-    S::new(15, -9), // pawns.isolated
-    S::new(-37, 4), // pawns.doubled
-    S::new(-28, 2), // pawns.backward
-    S::new(59, 70), // pieces.bishop_pair
-    S::new(24, 10), // pieces.rook_open_file
-    S::new(22, 22), // pieces.rook_semi_open_file
-    S::new(23, 7), // pieces.queen_open_file
-    S::new(11, 0), // pieces.queen_semi_open_file
+    S::new(17, -10), // pawns.isolated
+    S::new(-40, 5), // pawns.doubled
+    S::new(-25, 2), // pawns.backward
+    S::new(60, 69), // pieces.bishop_pair
+    S::new(26, 9), // pieces.rook_open_file
+    S::new(27, 19), // pieces.rook_semi_open_file
+    S::new(23, 6), // pieces.queen_open_file
+    S::new(8, 2), // pieces.queen_semi_open_file
     S::new(0, 0), // king.danger[0]
     S::new(1, 2), // king.danger[1]
     S::new(4, 4), // king.danger[2]
     S::new(9, 6), // king.danger[3]
     S::new(16, 8), // king.danger[4]
     S::new(25, 10), // king.danger[5]
-    S::new(45, 1), // king.danger[6]
-    S::new(40, 10), // king.danger[7]
-    S::new(39, -15), // king.danger[8]
-    S::new(75, 4), // king.danger[9]
-    S::new(94, 7), // king.danger[10]
-    S::new(106, 14), // king.danger[11]
-    S::new(131, 16), // king.danger[12]
-    S::new(158, 20), // king.danger[13]
-    S::new(193, 26), // king.danger[14]
+    S::new(44, 1), // king.danger[6]
+    S::new(38, 10), // king.danger[7]
+    S::new(37, -16), // king.danger[8]
+    S::new(73, 3), // king.danger[9]
+    S::new(91, 6), // king.danger[10]
+    S::new(104, 13), // king.danger[11]
+    S::new(130, 16), // king.danger[12]
+    S::new(156, 19), // king.danger[13]
+    S::new(192, 25), // king.danger[14]
     S::new(225, 30), // king.danger[15]
     S::new(256, 32), // king.danger[16]
     S::new(289, 34), // king.danger[17]
@@ -537,43 +537,43 @@ pub const PARAMS: [S; NUM_PARAMS] = [
     S::new(441, 42), // king.danger[21]
     S::new(484, 44), // king.danger[22]
     S::new(529, 46), // king.danger[23]
-    S::new(-35, 17), // king.shelter[0]
-    S::new(17, 0), // king.shelter[1]
-    S::new(7, -4), // king.shelter[2]
-    S::new(1, -7), // king.shelter[3]
-    S::new(-2, 18), // king.shelter[4]
-    S::new(-8, 4), // king.shelter[5]
-    S::new(-12, 6), // king.shelter[6]
+    S::new(-41, 13), // king.shelter[0]
+    S::new(22, -11), // king.shelter[1]
+    S::new(6, -12), // king.shelter[2]
+    S::new(10, -9), // king.shelter[3]
+    S::new(-2, 15), // king.shelter[4]
+    S::new(-10, -3), // king.shelter[5]
+    S::new(-10, 6), // king.shelter[6]
     S::new(-10, 0), // king.shelter[7]
-    S::new(-2, 9), // king.storm[0]
-    S::new(5, -3), // king.storm[1]
-    S::new(-74, 7), // king.storm[2]
-    S::new(-2, 11), // king.storm[3]
+    S::new(-5, 4), // king.storm[0]
+    S::new(5, -4), // king.storm[1]
+    S::new(-83, 2), // king.storm[2]
+    S::new(-14, 9), // king.storm[3]
     S::new(-16, 0), // king.storm[4]
-    S::new(-1, 2), // king.storm[5]
-    S::new(8, 8), // king.storm[6]
+    S::new(16, -9), // king.storm[5]
+    S::new(23, -2), // king.storm[6]
     S::new(0, 0), // king.storm[7]
-    S::new(24, 39), // threat.by_pawn
+    S::new(23, 38), // threat.by_pawn
     S::new(-11, 28), // threat.by_minor.pawn
-    S::new(0, 49), // threat.by_minor.knight
-    S::new(30, 41), // threat.by_minor.bishop
+    S::new(0, 50), // threat.by_minor.knight
+    S::new(29, 41), // threat.by_minor.bishop
     S::new(52, 35), // threat.by_minor.rook
     S::new(52, 40), // threat.by_minor.queen
-    S::new(12, -5), // threat.by_rook.pawn
-    S::new(16, 7), // threat.by_rook.knight
-    S::new(43, 29), // threat.by_rook.bishop
+    S::new(11, -5), // threat.by_rook.pawn
+    S::new(15, 7), // threat.by_rook.knight
+    S::new(42, 29), // threat.by_rook.bishop
     S::new(0, 0), // threat.by_rook.rook
-    S::new(35, 38), // threat.by_rook.queen
-    S::new(28, 35), // threat.by_king
+    S::new(36, 38), // threat.by_rook.queen
+    S::new(29, 35), // threat.by_king
     S::new(20, 7), // threat.hanging
-    S::new(12, 5), // tempo
-    S::new(64, 93), // imbalance.queen_vs_three_minors.rooks[0]
-    S::new(-13, 16), // imbalance.queen_vs_three_minors.rooks[1]
-    S::new(-52, -23), // imbalance.queen_vs_three_minors.rooks[2]
-    S::new(65, 34), // king.safe_check.knight
-    S::new(14, 36), // king.safe_check.bishop
-    S::new(45, 27), // king.safe_check.rook
-    S::new(38, 6), // king.safe_check.queen
-    S::new(36, 50), // pieces.outpost.knight
+    S::new(11, 5), // tempo
+    S::new(68, 92), // imbalance.queen_vs_three_minors.rooks[0]
+    S::new(-9, 15), // imbalance.queen_vs_three_minors.rooks[1]
+    S::new(-48, -24), // imbalance.queen_vs_three_minors.rooks[2]
+    S::new(64, 34), // king.safe_check.knight
+    S::new(15, 35), // king.safe_check.bishop
+    S::new(45, 26), // king.safe_check.rook
+    S::new(38, 5), // king.safe_check.queen
+    S::new(37, 50), // pieces.outpost.knight
     S::new(55, -6), // pieces.outpost.bishop
 ];
