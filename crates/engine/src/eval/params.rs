@@ -228,3 +228,32 @@ pub fn to_source(values: &[(i32, i32)], header: &str) -> String {
     out.push_str("];\n");
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_parameter_has_its_own_name() {
+        let names: std::collections::HashSet<String> = (0..NUM_PARAMS).map(name).collect();
+        assert_eq!(names.len(), NUM_PARAMS);
+        assert_eq!(name(PST + 64 + 28), "pst.knight.e4");
+        assert_eq!(name(MOB_ROOK + 7), "mobility.rook[7]");
+        assert_eq!(name(TEMPO), "tempo");
+        assert_eq!(Term::of(SAFE_CHECK), Term::KingSafety);
+        assert_eq!(Term::of(OUTPOST + 1), Term::Pieces);
+        assert_eq!(Term::of(QUEEN_VS_MINORS), Term::Imbalance);
+    }
+
+    #[test]
+    fn generated_source_lists_every_value_in_order() {
+        let values: Vec<(i32, i32)> = (0..NUM_PARAMS as i32).map(|i| (i, -i)).collect();
+        let src = to_source(&values, "test header");
+        let lines: Vec<&str> = src
+            .lines()
+            .filter(|l| l.trim_start().starts_with("S::new("))
+            .collect();
+        assert_eq!(lines.len(), NUM_PARAMS);
+        assert!(lines[17].contains("S::new(17, -17)") && lines[17].ends_with(&name(17)));
+    }
+}
