@@ -758,11 +758,12 @@ mod tests {
 
     #[test]
     fn stack_text_holds_the_longest_san() {
-        let pos =
-            Position::from_fen("1r5k/P7/8/8/8/8/8/Q3K2Q w - - 0 1", Default::default()).unwrap();
+        let fen = "1r5k/P5pp/8/8/8/Q7/1n6/Q1Q1K3 w - - 0 1";
+        let pos = Position::from_fen(fen, Default::default()).unwrap();
         let m = pos.parse_uci("a7b8q").unwrap();
-        assert_eq!(pos.san(m), "axb8=Q+");
-        let m = pos.parse_uci("h1a8").unwrap();
-        assert_eq!(pos.san(m), "Qha8");
+        assert_eq!(pos.san(m), "axb8=Q#");
+        let m = pos.parse_uci("a1b2").unwrap();
+        assert_eq!(pos.san(m), "Qa1xb2");
+        assert_eq!(pos.parse_san("Qa1xb2"), Ok(m));
     }
 }
