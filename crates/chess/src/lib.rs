@@ -20,6 +20,7 @@
 pub mod attacks;
 mod castling;
 mod color;
+pub mod game;
 pub mod history;
 mod moves;
 pub mod notation;

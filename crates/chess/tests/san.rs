@@ -236,6 +236,11 @@ fn error_messages_name_the_move_the_position_and_why() {
     // en passant that would expose the king along the rank
     let e = err("8/8/8/KPp4r/8/8/8/7k w - c6 0 2", "bxc6", false);
     assert!(e.contains("pinned"), "{e}");
+    let e = err("4k3/8/8/8/8/8/5r2/4K3 w - - 0 1", "Kd2", false);
+    assert!(
+        e.contains("the white king cannot go to d2: the square is attacked"),
+        "{e}"
+    );
     let e = err(start, "", false);
     assert!(e.contains("empty"), "{e}");
 }

@@ -501,6 +501,9 @@ impl Position {
         let role = role_name(role);
         let reason = match sources.first() {
             None => format!("no {us} {role} can reach {to}"),
+            Some(_) if role == "king" => {
+                format!("the {us} king cannot go to {to}: the square is attacked")
+            }
             Some(from) if self.in_check() => {
                 format!("{us} is in check and the {role} on {from} to {to} does not answer it")
             }
