@@ -138,7 +138,12 @@ impl Position {
 
     /// [`Position::san`] without touching the heap.
     pub fn san_text(&self, m: Move) -> SanText {
-        let mut s = self.san_without_suffix(m);
+        self.san_text_with(m, None)
+    }
+
+    /// `san_text` given the legal rivals of a piece move, when the caller knows them.
+    fn san_text_with(&self, m: Move, rivals: Option<SquareSet>) -> SanText {
+        let mut s = self.san_without_suffix(m, rivals);
         if !m.is_null() && self.gives_check(m) {
             let mut after = self.clone();
             after.make(m);
@@ -148,7 +153,7 @@ impl Position {
     }
 
     /// SAN without the check mark.
-    fn san_without_suffix(&self, m: Move) -> SanText {
+    fn san_without_suffix(&self, m: Move, rivals: Option<SquareSet>) -> SanText {
         let mut s = SanText::new();
         if m.is_null() {
             s.push_str("--");
@@ -179,7 +184,7 @@ impl Position {
         }
         s.push(role.upper_char() as u8);
         if role != Role::King {
-            let others = self.rivals(role, from, to);
+            let others = rivals.unwrap_or_else(|| self.rivals(role, from, to));
             if others.any() {
                 let same_file = others & SquareSet::from_file(from.file());
                 let same_rank = others & SquareSet::from_rank(from.rank());
@@ -202,7 +207,7 @@ impl Position {
     /// Other pieces of the mover's `role` that could legally move to `to` as well.
     fn rivals(&self, role: Role, from: Square, to: Square) -> SquareSet {
         let us = self.turn();
-        let candidates = attacks::attacks(role, !us, to, self.occupied()) & self.pieces(us, role);
+        let candidates = piece_attacks(role, to, self.occupied()) & self.pieces(us, role);
         let mut rivals = SquareSet::EMPTY;
         for sq in candidates - from {
             if self.is_legal(Move::normal(sq, to)) {
@@ -251,11 +256,11 @@ impl Position {
             text: text.to_string(),
             reason,
         })?;
-        let m = self.find_move(text, parsed)?;
+        let (m, rivals) = self.find_move(text, parsed)?;
         if m.is_null() {
             return Ok(m);
         }
-        let canonical = self.san_text(m);
+        let canonical = self.san_text_with(m, rivals);
         if canonical.as_str() != text {
             return Err(SanError::NotCanonical {
                 text: text.to_string(),
@@ -272,18 +277,19 @@ impl Position {
             text: text.to_string(),
             reason,
         })?;
-        self.find_move(text, parsed)
+        self.find_move(text, parsed).map(|(m, _)| m)
     }
 
-    /// The one legal move that `parsed` describes.
-    fn find_move(&self, text: &str, parsed: Parsed) -> Result<Move, SanError> {
+    /// The one legal move that `parsed` describes, and for a piece move the other pieces
+    /// of its kind that could legally go to the same square.
+    fn find_move(&self, text: &str, parsed: Parsed) -> Result<(Move, Option<SquareSet>), SanError> {
         let us = self.turn();
         match parsed {
             Parsed::Null => {
                 if self.in_check() {
                     return Err(self.illegal(text, "a null move is not allowed in check".into()));
                 }
-                Ok(Move::NULL)
+                Ok((Move::NULL, None))
             }
             Parsed::Castle(side) => {
                 let Some(rook) = self.castling().rook(us, side) else {
@@ -294,7 +300,7 @@ impl Position {
                 };
                 let m = Move::castle(self.king(us), rook);
                 if self.is_legal(m) {
-                    Ok(m)
+                    Ok((m, None))
                 } else {
                     Err(self.illegal(
                         text,
@@ -312,14 +318,18 @@ impl Position {
                 to,
                 promotion,
             } => match role {
-                Some(Role::Pawn) => self.find_pawn_move(text, file, rank, to, promotion),
+                Some(Role::Pawn) => self
+                    .find_pawn_move(text, file, rank, to, promotion)
+                    .map(|m| (m, None)),
                 Some(role) if promotion.is_none() => {
                     self.find_piece_move(text, role, file, rank, to)
                 }
                 Some(role) => {
                     Err(self.illegal(text, format!("a {} cannot promote", role_name(role))))
                 }
-                None => self.find_any_move(text, file, rank, to, promotion),
+                None => self
+                    .find_any_move(text, file, rank, to, promotion)
+                    .map(|m| (m, None)),
             },
         }
     }
@@ -331,29 +341,28 @@ impl Position {
         file: Option<File>,
         rank: Option<Rank>,
         to: Square,
-    ) -> Result<Move, SanError> {
+    ) -> Result<(Move, Option<SquareSet>), SanError> {
         let us = self.turn();
-        let mut candidates =
-            attacks::attacks(role, !us, to, self.occupied()) & self.pieces(us, role);
+        let reach = piece_attacks(role, to, self.occupied()) & self.pieces(us, role);
+        let mut legal = SquareSet::EMPTY;
+        for from in reach {
+            if self.is_legal(Move::normal(from, to)) {
+                legal |= from;
+            }
+        }
+        let mut candidates = reach;
+        let mut matching = legal;
         if let Some(f) = file {
             candidates &= SquareSet::from_file(f);
+            matching &= SquareSet::from_file(f);
         }
         if let Some(r) = rank {
             candidates &= SquareSet::from_rank(r);
+            matching &= SquareSet::from_rank(r);
         }
-        let mut found = None;
-        let mut count = 0;
-        for from in candidates {
-            let m = Move::normal(from, to);
-            if self.is_legal(m) {
-                count += 1;
-                if found.is_none() {
-                    found = Some(m);
-                }
-            }
-        }
-        match (found, count) {
-            (Some(m), 1) => Ok(m),
+        let found = matching.first().map(|from| Move::normal(from, to));
+        match (found, matching.count()) {
+            (Some(m), 1) => Ok((m, Some(legal - m.from()))),
             (Some(_), _) => Err(self.ambiguous(text, |m| {
                 self.role_at(m.from()) == Some(role) && m.to() == to && !m.is_castle()
             })),
@@ -512,6 +521,20 @@ impl Position {
             ),
         };
         self.illegal(text, reason)
+    }
+}
+
+/// The squares a piece of `role` on `sq` attacks (not for pawns, whose attacks depend
+/// on colour). Inlined here: the generic `attacks::attacks` showed up in profiles.
+#[inline]
+fn piece_attacks(role: Role, sq: Square, occupied: SquareSet) -> SquareSet {
+    match role {
+        Role::Knight => attacks::knight_attacks(sq),
+        Role::Bishop => attacks::bishop_attacks(sq, occupied),
+        Role::Rook => attacks::rook_attacks(sq, occupied),
+        Role::Queen => attacks::queen_attacks(sq, occupied),
+        Role::King => attacks::king_attacks(sq),
+        Role::Pawn => SquareSet::EMPTY,
     }
 }
 

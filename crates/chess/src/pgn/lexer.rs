@@ -213,8 +213,10 @@ impl<R: BufRead> Lexer<R> {
             }
             self.pos = end;
             let sym = &self.line[start..end];
-            if let Some(result) = GameResult::from_token(sym) {
-                return Ok(Tok::Result(result));
+            if matches!(c, b'0' | b'1' | b'*' | 0xc2) {
+                if let Some(result) = GameResult::from_token(sym) {
+                    return Ok(Tok::Result(result));
+                }
             }
             if sym.bytes().all(|b| b == b'.') {
                 continue;

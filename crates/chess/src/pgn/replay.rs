@@ -33,7 +33,8 @@ impl StartPosition {
     /// only make sense in Chess960.
     pub fn position(&self) -> Result<Position, GameError> {
         let Some(fen) = &self.fen else {
-            let mut pos = Position::startpos();
+            static START: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+            let mut pos = START.get_or_init(Position::startpos).clone();
             pos.set_chess960(self.chess960);
             return Ok(pos);
         };

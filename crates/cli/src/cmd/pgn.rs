@@ -51,6 +51,8 @@ struct Checker<W> {
     game: u64,
     mainline_ply: u64,
     result_seen: bool,
+    /// Variation depth, kept here too so that syntax-only runs count mainline plies.
+    depth: usize,
 }
 
 impl<W: Write> Visitor for Checker<W> {
@@ -60,6 +62,7 @@ impl<W: Write> Visitor for Checker<W> {
         self.game += 1;
         self.mainline_ply = 0;
         self.result_seen = false;
+        self.depth = 0;
         if let Some(r) = &mut self.replay {
             r.begin_game();
         }
@@ -81,14 +84,10 @@ impl<W: Write> Visitor for Checker<W> {
         Ok(())
     }
     fn san(&mut self, san: &str) -> Result<(), GameError> {
-        let mainline = match &mut self.replay {
-            Some(r) => {
-                r.play_san(san)?;
-                r.depth() == 0
-            }
-            None => true,
-        };
-        if mainline {
+        if let Some(r) = &mut self.replay {
+            r.play_san(san)?;
+        }
+        if self.depth == 0 {
             self.stats.plies += 1;
             self.mainline_ply += 1;
             self.write_epd()?;
@@ -105,12 +104,14 @@ impl<W: Write> Visitor for Checker<W> {
     }
     fn begin_variation(&mut self) -> Result<(), GameError> {
         self.stats.variations += 1;
+        self.depth += 1;
         match &mut self.replay {
             Some(r) => r.begin_variation(),
             None => Ok(()),
         }
     }
     fn end_variation(&mut self) -> Result<(), GameError> {
+        self.depth = self.depth.saturating_sub(1);
         match &mut self.replay {
             Some(r) => r.end_variation(),
             None => Ok(()),
@@ -186,6 +187,7 @@ pub fn run(args: Args) -> CliResult {
         game: 0,
         mainline_ply: 0,
         result_seen: false,
+        depth: 0,
     };
     let progress = if size >= PROGRESS_BYTES {
         let bar = ProgressBar::new(size);
