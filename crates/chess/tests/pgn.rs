@@ -399,3 +399,88 @@ fn writer_wraps_at_80_columns_and_numbers_black_moves_after_comments() {
     );
     assert_round_trip(&[t]);
 }
+
+/// Counts heap allocations made by the current thread, so one test can check the replay
+/// path while others run in parallel.
+mod counting {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    pub struct Counting;
+
+    thread_local! {
+        pub static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+    }
+
+    // SAFETY: forwards to the system allocator; only counts.
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+            // SAFETY: same contract as ours.
+            unsafe { System.alloc(layout) }
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // SAFETY: same contract as ours.
+            unsafe { System.dealloc(ptr, layout) }
+        }
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+            // SAFETY: same contract as ours.
+            unsafe { System.realloc(ptr, layout, new_size) }
+        }
+    }
+
+    pub fn count() -> u64 {
+        ALLOCATIONS.with(Cell::get)
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: counting::Counting = counting::Counting;
+
+/// Replays every move, as `sable pgn --validate` does.
+struct Replay(sable_chess::pgn::Replayer, u64);
+
+impl sable_chess::pgn::Visitor for Replay {
+    type Output = ();
+    fn begin_game(&mut self) {
+        self.0.begin_game();
+    }
+    fn tag(&mut self, name: &str, value: &str) -> Result<(), GameError> {
+        self.0.tag(name, value)
+    }
+    fn end_tags(&mut self) -> Result<(), GameError> {
+        self.0.end_tags()
+    }
+    fn san(&mut self, san: &str) -> Result<(), GameError> {
+        self.0.play_san(san)?;
+        self.1 += 1;
+        Ok(())
+    }
+    fn end_game(&mut self) {}
+}
+
+#[test]
+fn replaying_allocates_nothing_per_move() {
+    let bytes = file("lichess/lichess-user-export-3970-games.pgn");
+    let mut reader = PgnReader::new(&bytes[..]);
+    let mut replay = Replay(sable_chess::pgn::Replayer::new(SanMode::Strict), 0);
+    // Warm up: the line buffer grows to the longest line once.
+    reader.read_game(&mut replay).unwrap().unwrap();
+    let before = counting::count();
+    let mut games = 0;
+    while let Some(r) = reader.read_game(&mut replay) {
+        r.unwrap();
+        games += 1;
+    }
+    let allocations = counting::count() - before;
+    assert_eq!(games, 3969);
+    assert!(replay.1 > 280_000);
+    // Only the three games with a FEN tag keep a copy of it; lines longer than any
+    // before may grow the buffer a few times.
+    assert!(
+        allocations < 40,
+        "{allocations} allocations for {} moves",
+        replay.1
+    );
+}
