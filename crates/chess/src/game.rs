@@ -70,7 +70,7 @@ fn name(c: Color) -> &'static str {
 
 /// A move or claim the game refuses.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum GameError {
+pub enum PlayError {
     #[error("the game is over ({0}); undo to continue")]
     Over(Termination),
     #[error("move {uci} is not legal in position {fen}")]
@@ -153,12 +153,12 @@ impl Game {
     }
 
     /// Plays a legal move; refused once the game is over.
-    pub fn push(&mut self, m: Move) -> Result<(), GameError> {
+    pub fn push(&mut self, m: Move) -> Result<(), PlayError> {
         if let Some(end) = self.outcome() {
-            return Err(GameError::Over(end));
+            return Err(PlayError::Over(end));
         }
         if !self.pos.is_legal(m) {
-            return Err(GameError::Illegal {
+            return Err(PlayError::Illegal {
                 uci: m.to_uci(self.pos.is_chess960()).to_string(),
                 fen: self.pos.fen(),
             });
@@ -170,9 +170,9 @@ impl Game {
     }
 
     /// Plays a move in SAN (read leniently).
-    pub fn push_san(&mut self, san: &str) -> Result<Move, GameError> {
+    pub fn push_san(&mut self, san: &str) -> Result<Move, PlayError> {
         if let Some(end) = self.outcome() {
-            return Err(GameError::Over(end));
+            return Err(PlayError::Over(end));
         }
         let m = self.pos.parse_san_lenient(san)?;
         self.push(m)?;
@@ -180,9 +180,9 @@ impl Game {
     }
 
     /// Plays a move in UCI notation.
-    pub fn push_uci(&mut self, uci: &str) -> Result<Move, GameError> {
+    pub fn push_uci(&mut self, uci: &str) -> Result<Move, PlayError> {
         if let Some(end) = self.outcome() {
-            return Err(GameError::Over(end));
+            return Err(PlayError::Over(end));
         }
         let m = self.pos.parse_uci(uci)?;
         self.push(m)?;
@@ -214,16 +214,16 @@ impl Game {
     }
 
     /// Claims a draw by threefold repetition or the fifty-move rule, if either applies.
-    pub fn claim_draw(&mut self) -> Result<DrawReason, GameError> {
+    pub fn claim_draw(&mut self) -> Result<DrawReason, PlayError> {
         if let Some(end) = self.outcome() {
-            return Err(GameError::Over(end));
+            return Err(PlayError::Over(end));
         }
         let reason = if self.can_claim_threefold() {
             DrawReason::ThreefoldRepetition
         } else if self.can_claim_fifty_moves() {
             DrawReason::FiftyMoves
         } else {
-            return Err(GameError::NoClaim {
+            return Err(PlayError::NoClaim {
                 count: self.repetitions(),
                 halfmoves: self.pos.halfmoves(),
             });
@@ -233,18 +233,18 @@ impl Game {
     }
 
     /// `color` resigns.
-    pub fn resign(&mut self, color: Color) -> Result<(), GameError> {
+    pub fn resign(&mut self, color: Color) -> Result<(), PlayError> {
         self.declare(Termination::Resignation { winner: !color })
     }
 
     /// The players agree a draw.
-    pub fn agree_draw(&mut self) -> Result<(), GameError> {
+    pub fn agree_draw(&mut self) -> Result<(), PlayError> {
         self.declare(Termination::Agreement)
     }
 
-    fn declare(&mut self, end: Termination) -> Result<(), GameError> {
+    fn declare(&mut self, end: Termination) -> Result<(), PlayError> {
         if let Some(end) = self.outcome() {
-            return Err(GameError::Over(end));
+            return Err(PlayError::Over(end));
         }
         self.declared = Some(end);
         Ok(())

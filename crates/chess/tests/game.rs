@@ -3,7 +3,7 @@
 mod common;
 
 use common::Rng;
-use sable_chess::game::{Game, GameError, Termination};
+use sable_chess::game::{Game, PlayError, Termination};
 use sable_chess::pgn::{GameResult, PgnReader};
 use sable_chess::{CastlingMode, Color, DrawReason, Outcome, Position, SanMode};
 
@@ -37,7 +37,7 @@ fn checkmate_ends_the_game() {
     });
     assert_eq!(game.outcome(), Some(mate));
     assert_eq!(game.result(), GameResult::WhiteWins);
-    assert_eq!(game.push_san("Ke7"), Err(GameError::Over(mate)));
+    assert_eq!(game.push_san("Ke7"), Err(PlayError::Over(mate)));
     assert!(game.resign(Color::White).is_err());
     let text = game.to_pgn();
     assert!(
@@ -56,7 +56,7 @@ fn threefold_is_a_claim_and_fivefold_is_automatic() {
     assert!(!game.can_claim_threefold());
     assert!(matches!(
         game.claim_draw(),
-        Err(GameError::NoClaim { count: 2, .. })
+        Err(PlayError::NoClaim { count: 2, .. })
     ));
     play(&mut game, shuffle);
     assert_eq!(game.repetitions(), 3);
@@ -187,7 +187,7 @@ fn illegal_moves_leave_the_game_unchanged() {
     assert!(game.push_uci("e7e4").is_err());
     let a1a8 = Position::startpos().parse_uci("a2a4").unwrap();
     let e = game.push(a1a8).unwrap_err();
-    assert!(matches!(e, GameError::Illegal { .. }), "{e}");
+    assert!(matches!(e, PlayError::Illegal { .. }), "{e}");
     assert_eq!(game.position().fen(), fen);
     assert_eq!(game.moves().len(), 1);
 }

@@ -484,3 +484,15 @@ fn replaying_allocates_nothing_per_move() {
         replay.1
     );
 }
+
+#[test]
+fn en_passant_marks_and_games_without_tags() {
+    let text = b"1. e4 Nf6 2. e5 d5 3. exd6 e.p. *\n\n1. d4 d5 *\n";
+    let items = read_all(text, SanMode::Strict);
+    let trees = games(&items);
+    assert_eq!((trees.len(), errors(&items).len()), (2, 0));
+    assert!(trees[0].root.moves[4].mv.is_en_passant());
+    assert!(trees.iter().all(|t| t.tags.is_empty()));
+    let lenient = read_all(b"1. e4 Nf6 2. e5 d5 3. exd6e.p. *", SanMode::Lenient);
+    assert!(games(&lenient)[0].root.moves[4].mv.is_en_passant());
+}

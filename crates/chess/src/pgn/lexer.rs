@@ -218,7 +218,8 @@ impl<R: BufRead> Lexer<R> {
                     return Ok(Tok::Result(result));
                 }
             }
-            if sym.bytes().all(|b| b == b'.') {
+            // Dots alone, and `e.p.` written apart from its capture, carry no move.
+            if sym.bytes().all(|b| b == b'.') || sym == "e.p." {
                 continue;
             }
             // Suffix annotations (`e4!?`) become NAGs; put them back as their own token.

@@ -104,8 +104,7 @@ impl<R: BufRead> PgnReader<R> {
                 match self.lexer.next() {
                     Ok(Tok::Eof) => return None,
                     Ok(Tok::Result(_)) => {
-                        // Two in a row: the first was a stray duplicate.
-                        self.lexer.mark = mark;
+                        // Two in a row: both are strays.
                         continue;
                     }
                     Ok(Tok::Tag { .. }) => {
