@@ -100,6 +100,47 @@ fn lichess_games_replay_with_their_stated_results_and_round_trip() {
     }
     assert!(mates > 100, "only {mates} games end in mate");
     assert_round_trip(&trees);
+    for tree in &trees {
+        assert_same_as_shakmaty(tree);
+    }
+}
+
+/// Replays the game's SAN with shakmaty, an independent implementation, and compares
+/// every position on the way.
+fn assert_same_as_shakmaty(tree: &GameTree) {
+    use shakmaty::{fen::Fen, san::San, CastlingMode, Chess, EnPassantMode, Position as _};
+    let mode = if tree.start.is_chess960() {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    };
+    let mut theirs: Chess = Fen::from_ascii(tree.start.fen().as_bytes())
+        .unwrap()
+        .into_position(mode)
+        .unwrap();
+    let mut ours = tree.start.clone();
+    for node in &tree.root.moves {
+        let san = node.san.as_str();
+        let m = San::from_ascii(san.trim_end_matches(['+', '#']).as_bytes())
+            .unwrap()
+            .to_move(&theirs)
+            .unwrap_or_else(|e| panic!("shakmaty rejects {san}: {e}"));
+        theirs.play_unchecked(&m);
+        ours.make(node.mv);
+        let their_fen = Fen::from_position(theirs.clone(), EnPassantMode::Legal).to_string();
+        let our_fen = ours.fen();
+        // Compare boards, side, castling files and counters; en passant squares are
+        // written only when a capture is legal in both.
+        let fields = |fen: &str| {
+            fen.split(' ')
+                .take(2)
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(fields(&our_fen), fields(&their_fen), "after {san}");
+        assert_eq!(ours.halfmoves(), theirs.halfmoves());
+        assert_eq!(ours.fullmoves(), theirs.fullmoves().get());
+    }
 }
 
 #[test]
