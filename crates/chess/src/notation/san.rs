@@ -147,7 +147,7 @@ impl Position {
         if !m.is_null() && self.gives_check(m) {
             let mut after = self.clone();
             after.make(m);
-            s.push(if after.count_legal() == 0 { b'#' } else { b'+' });
+            s.push(if after.is_mated() { b'#' } else { b'+' });
         }
         s
     }
@@ -202,6 +202,20 @@ impl Position {
         }
         s.push_square(to);
         s
+    }
+
+    /// Whether the side to move, in check, has no legal move. Most checks can be met by
+    /// a king step, found without generating moves; only the rest go to the generator.
+    fn is_mated(&self) -> bool {
+        let us = self.turn();
+        let king = self.king(us);
+        let occupied = self.occupied() - king;
+        for sq in attacks::king_attacks(king) - self.us() {
+            if !self.is_attacked(sq, !us, occupied) {
+                return false;
+            }
+        }
+        self.count_legal() == 0
     }
 
     /// Other pieces of the mover's `role` that could legally move to `to` as well.
