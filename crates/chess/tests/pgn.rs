@@ -537,3 +537,51 @@ fn en_passant_marks_and_games_without_tags() {
     let lenient = read_all(b"1. e4 Nf6 2. e5 d5 3. exd6e.p. *", SanMode::Lenient);
     assert!(games(&lenient)[0].root.moves[4].mv.is_en_passant());
 }
+
+#[test]
+fn damaged_input_never_panics_and_always_ends() {
+    // Annotated games, damaged at random: bytes replaced by PGN's special characters,
+    // by Latin-1 and UTF-8 bytes, or dropped.
+    let original = file("scalachess/wcc2023-annotated.pgn");
+    let specials = b"{}()[];$%\"\\*.-+#!?=x\n\r\t 0123456789\xc3\xa9\xbd";
+    let mut rng = common::Rng::new(77);
+    let mut items = 0;
+    for round in 0..150 {
+        let mut bytes = original.clone();
+        for _ in 0..1 + round % 20 {
+            let i = rng.below(bytes.len());
+            if rng.below(4) == 0 {
+                bytes.remove(i);
+            } else {
+                bytes[i] = specials[rng.below(specials.len())];
+            }
+        }
+        let mode = if round % 2 == 0 {
+            SanMode::Strict
+        } else {
+            SanMode::Lenient
+        };
+        for item in read_all(&bytes, mode) {
+            items += 1;
+            if let Err(e) = item {
+                assert!(e.line >= 1 && e.column >= 1, "{e}");
+            }
+        }
+    }
+    assert!(items >= 150 * 3);
+    // And the SAN readers on arbitrary short strings.
+    let pos = sable_chess::Position::startpos();
+    let alphabet = b"NBRQKPabcdefgh12345678xX=+#-O0o!?:/()e.p";
+    for _ in 0..20_000 {
+        let len = 1 + rng.below(8);
+        let s: String = (0..len)
+            .map(|_| alphabet[rng.below(alphabet.len())] as char)
+            .collect();
+        for m in [pos.parse_san(&s), pos.parse_san_lenient(&s)]
+            .into_iter()
+            .flatten()
+        {
+            assert!(m.is_null() || pos.is_legal(m), "{s}");
+        }
+    }
+}

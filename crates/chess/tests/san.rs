@@ -33,6 +33,15 @@ fn check_position(pos: &Position) -> usize {
             .to_move(&theirs)
             .unwrap_or_else(|e| panic!("shakmaty rejects {uci} in {}: {e}", pos.fen()));
         let expected = SanPlus::from_move(theirs.clone(), &their_move).to_string();
+        // UCI both ways, in the position's own castling convention.
+        let mode = if pos.is_chess960() {
+            shakmaty::CastlingMode::Chess960
+        } else {
+            shakmaty::CastlingMode::Standard
+        };
+        let own_uci = m.to_uci(pos.is_chess960()).to_string();
+        assert_eq!(own_uci, UciMove::from_move(&their_move, mode).to_string());
+        assert_eq!(pos.parse_uci(&own_uci), Ok(m), "{own_uci} in {}", pos.fen());
         let san = pos.san(m);
         assert_eq!(san, expected, "SAN of {uci} in {}", pos.fen());
         assert_eq!(
