@@ -173,7 +173,7 @@ fn worker(
     tx: mpsc::Sender<Msg>,
     cancel: Arc<AtomicBool>,
 ) {
-    // Engines by (engine index, slot): self-play needs two processes of one engine.
+    // Engines by (engine index, slot).
     let mut engines: HashMap<(usize, usize), Engine> = HashMap::new();
     let mut started: HashMap<(usize, usize), u32> = HashMap::new();
     loop {
@@ -190,7 +190,12 @@ fn worker(
                 break;
             }
         };
-        let keys = [(job.white, 0), (job.black, 1)];
+        // Self-play needs two processes of one engine; otherwise one per engine, so
+        // that a crash is noticed whichever colour the engine plays next.
+        let keys = [
+            (job.white, 0),
+            (job.black, usize::from(job.white == job.black)),
+        ];
         let mut failed = None;
         for key in keys {
             let alive = engines.get_mut(&key).is_some_and(Engine::is_alive);
