@@ -1,1 +1,79 @@
-fn main() {}
+//! `cargo bench -p sable_chess`: perft speed of sable_chess against cozy-chess (the fastest
+//! Rust move generator) on the same positions in the same run, both bulk-counting leaves.
+//! Prints nodes/second for each and the ratio; the best of three runs counts, to damp
+//! noise from other processes.
+
+use cozy_chess::Board;
+use sable_chess::{perft, CastlingMode, Position};
+use std::time::Instant;
+
+fn cozy_perft(board: &Board, depth: u8) -> u64 {
+    let mut nodes = 0;
+    if depth == 1 {
+        board.generate_moves(|moves| {
+            nodes += moves.len() as u64;
+            false
+        });
+    } else {
+        board.generate_moves(|moves| {
+            for mv in moves {
+                let mut child = board.clone();
+                child.play_unchecked(mv);
+                nodes += cozy_perft(&child, depth - 1);
+            }
+            false
+        });
+    }
+    nodes
+}
+
+fn best_of<F: FnMut() -> u64>(runs: usize, mut f: F) -> (u64, f64) {
+    let mut best = f64::MAX;
+    let mut nodes = 0;
+    for _ in 0..runs {
+        let t = Instant::now();
+        nodes = f();
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    (nodes, best)
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let cases = [
+        (
+            "startpos",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            6u8,
+        ),
+        (
+            "kiwipete",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            5,
+        ),
+        ("position 3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 7),
+        (
+            "position 4",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            5,
+        ),
+    ];
+    println!(
+        "{:<12}{:>6}{:>14}{:>12}{:>12}{:>8}",
+        "position", "depth", "nodes", "sable Mn/s", "cozy Mn/s", "ratio"
+    );
+    for (name, fen, depth) in cases {
+        let depth = if quick { depth - 2 } else { depth };
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        let board: Board = fen.parse().unwrap();
+        let (ours, t_ours) = best_of(3, || perft(&pos, depth as u32));
+        let (theirs, t_theirs) = best_of(3, || cozy_perft(&board, depth));
+        assert_eq!(ours, theirs, "{name}: node counts differ");
+        println!(
+            "{name:<12}{depth:>6}{ours:>14}{:>12.1}{:>12.1}{:>7.2}x",
+            ours as f64 / t_ours / 1e6,
+            theirs as f64 / t_theirs / 1e6,
+            t_theirs / t_ours
+        );
+    }
+}

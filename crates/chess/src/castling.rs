@@ -1,6 +1,7 @@
 //! Castling rights, general enough for Chess960: each right names its rook's square.
 
-use crate::{Color, File, Rank, Square};
+use crate::attacks::between;
+use crate::{Color, File, Rank, Square, SquareSet};
 
 /// The two ways to castle: towards the h-file (king side) or the a-file (queen side).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -38,6 +39,10 @@ pub struct Castling {
     rooks: [Square; 4],
     /// The rights lost when a move starts or ends on a square (king or castling rook).
     touch: [u8; 64],
+    /// Per right: squares that must be empty (both pieces' paths, less the two pieces).
+    path: [SquareSet; 4],
+    /// Per right: squares the king crosses or lands on, which must not be attacked.
+    king_path: [SquareSet; 4],
 }
 
 #[inline]
@@ -50,6 +55,8 @@ impl Castling {
         rights: 0,
         rooks: [Square::H1, Square::A1, Square::H8, Square::A8],
         touch: [0; 64],
+        path: [SquareSet::EMPTY; 4],
+        king_path: [SquareSet::EMPTY; 4],
     };
 
     /// Grants a right: `king` and `rook` are the squares of the castling pieces.
@@ -59,6 +66,23 @@ impl Castling {
         self.rooks[b] = rook;
         self.touch[rook.index()] |= 1 << b;
         self.touch[king.index()] |= 1 << b;
+        let back = Castling::back_rank(color);
+        let king_to = Square::from_coords(side.king_to_file(), back);
+        let rook_to = Square::from_coords(side.rook_to_file(), back);
+        self.king_path[b] = between(king, king_to) | king_to;
+        self.path[b] = (self.king_path[b] | between(rook, rook_to) | rook_to) - king - rook;
+    }
+
+    /// Squares that must be empty to castle on this side.
+    #[inline]
+    pub(crate) fn path(&self, color: Color, side: CastleSide) -> SquareSet {
+        self.path[bit(color, side)]
+    }
+
+    /// Squares the king passes or lands on when castling on this side.
+    #[inline]
+    pub(crate) fn king_path(&self, color: Color, side: CastleSide) -> SquareSet {
+        self.king_path[bit(color, side)]
     }
 
     /// The rights as a 4-bit set (bit order as in the type's documentation).

@@ -18,12 +18,15 @@
 //! ```
 
 pub mod attacks;
+pub mod book;
 mod castling;
 mod color;
 pub mod history;
 mod moves;
+pub mod notation;
 mod outcome;
 mod perft;
+pub mod pgn;
 mod piece;
 mod polyglot_random;
 mod position;
@@ -32,15 +35,17 @@ mod square_set;
 mod uci;
 pub mod zobrist;
 
+pub use book::{BookEntry, BookError, PolyglotBook};
 pub use castling::{CastleSide, Castling};
 pub use color::Color;
 pub use history::KeyHistory;
 pub use moves::{Move, MoveKind, MoveList, UciMove, MAX_MOVES};
+pub use notation::{SanError, SanMode, SanText};
 pub use outcome::{DrawReason, Outcome};
 pub use perft::{divide, parse_suite, perft, PerftCase, SuiteError};
 pub use piece::{Piece, Role};
 pub use position::{
-    CastlingMode, CastlingToken, FenError, GenType, MoveSink, ParseFenError, Position,
+    CastlingMode, CastlingToken, CheckInfo, FenError, GenType, MoveSink, ParseFenError, Position,
     PositionError, Setup, Undo,
 };
 pub use square::{File, ParseSquareError, Rank, Square};

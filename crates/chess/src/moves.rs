@@ -67,6 +67,12 @@ impl Move {
     pub const fn from_bits(bits: u16) -> Move {
         Move(bits)
     }
+    /// Whether the bits are the ones the constructors produce (promotion bits are zero
+    /// unless the move is a promotion). Hash-table moves that are not are rejected.
+    #[inline]
+    pub const fn is_canonical(self) -> bool {
+        self.is_promotion() || self.0 & (3 << 12) == 0
+    }
     #[inline]
     pub const fn is_null(self) -> bool {
         self.0 == 0

@@ -15,7 +15,39 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     perft_inner(&mut pos, depth)
 }
 
+/// Picks the fastest build of the recursion this CPU runs.
 fn perft_inner(pos: &mut Position, depth: u32) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU has POPCNT, checked just above.
+        return unsafe { perft_popcnt(pos, depth) };
+    }
+    perft_portable(pos, depth)
+}
+
+/// Leaf counting is mostly population counts; without the POPCNT instruction (not in
+/// the x86-64 baseline) they are emulated, and perft runs about 25% slower. This copy of
+/// the recursion, with move generation inlined, is compiled to use it.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn perft_popcnt(pos: &mut Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal_inline(),
+        _ => {
+            let moves = pos.legal_moves();
+            let mut nodes = 0;
+            for &m in moves.iter() {
+                let undo = pos.make(m);
+                nodes += perft_popcnt(pos, depth - 1);
+                pos.unmake(m, &undo);
+            }
+            nodes
+        }
+    }
+}
+
+fn perft_portable(pos: &mut Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal(),
@@ -24,7 +56,7 @@ fn perft_inner(pos: &mut Position, depth: u32) -> u64 {
             let mut nodes = 0;
             for &m in moves.iter() {
                 let undo = pos.make(m);
-                nodes += perft_inner(pos, depth - 1);
+                nodes += perft_portable(pos, depth - 1);
                 pos.unmake(m, &undo);
             }
             nodes

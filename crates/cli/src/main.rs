@@ -5,6 +5,7 @@
 
 mod arena;
 mod cmd;
+mod uci;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -24,6 +25,16 @@ enum Command {
     RandomGames(cmd::random_games::Args),
     /// Find magic numbers for slider attacks, or check a published table of them.
     Magics(cmd::magics::Args),
+    /// Print every legal move of a position, in SAN (or UCI with --uci).
+    Moves(cmd::moves::Args),
+    /// Read a PGN file, replay its moves (--validate), report errors with line and column.
+    Pgn(cmd::pgn::Args),
+    /// Search the fixed bench positions; prints `N nodes M nps` last (for OpenBench).
+    Bench(cmd::bench::Args),
+    /// Print the static evaluation broken down by term, or time it over a file.
+    Eval(cmd::eval::Args),
+    /// Fit the evaluation parameters to game results (Texel tuning).
+    Tune(cmd::tune::Args),
     /// Play engines (UCI or xboard) against each other: matches, gauntlets, SPRT.
     Match(cmd::match_cmd::Args),
 }
@@ -32,12 +43,17 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None => {
-            eprintln!("sable: the UCI engine is not built yet; see `sable --help` for the tools");
+            uci::run();
             Ok(())
         }
         Some(Command::Perft(args)) => cmd::perft::run(args),
         Some(Command::RandomGames(args)) => cmd::random_games::run(args),
         Some(Command::Magics(args)) => cmd::magics::run(args),
+        Some(Command::Moves(args)) => cmd::moves::run(args),
+        Some(Command::Pgn(args)) => cmd::pgn::run(args),
+        Some(Command::Bench(args)) => cmd::bench::run(args),
+        Some(Command::Eval(args)) => cmd::eval::run(args),
+        Some(Command::Tune(args)) => cmd::tune::run(args),
         Some(Command::Match(args)) => cmd::match_cmd::run(args),
     };
     match result {

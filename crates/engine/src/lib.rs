@@ -1,5 +1,29 @@
 //! # sable_engine
 //!
 //! Search, evaluation and time management for Sable, built on `sable_chess`.
+//!
+//! The protocol-neutral entry point is [`Engine`]: it owns the game (position and history),
+//! the options, the shared transposition table and the search threads, and reports what a
+//! search finds as [`SearchEvent`]s. The UCI processor (and later xboard and the console)
+//! only translate text to these calls and events back to text.
 
+pub mod bench;
+mod engine;
 pub mod eval;
+pub mod history;
+pub mod limits;
+pub mod movepick;
+pub mod report;
+pub mod score;
+mod search;
+pub mod see;
+mod threads;
+pub mod time;
+pub mod tt;
+
+pub use engine::{
+    Engine, EngineError, EngineOptions, HASH_MB, MOVE_OVERHEAD_MS, MULTI_PV, THREADS,
+};
+pub use limits::{Clock, SearchLimits};
+pub use report::{Bound, ScoreReport, SearchEvent, SearchInfo, SearchResult, Wdl};
+pub use score::MAX_PLY;

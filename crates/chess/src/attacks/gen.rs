@@ -177,10 +177,16 @@ pub fn find_magic(slider: Slider, sq: u8, bits: u32, tries: u64, rng: &mut Rng) 
         .map(|&o| sliding_attacks(slider, sq, o))
         .collect();
     let (mut table, mut owner) = (Vec::new(), Vec::new());
-    for _ in 0..tries {
-        let magic = rng.sparse();
-        // Candidates that spread the mask's high bits poorly fail fast; skip them.
-        if (mask.wrapping_mul(magic) & 0xFF00_0000_0000_0000).count_ones() < 6 {
+    for i in 0..tries {
+        // Mostly sparse candidates, which succeed soonest at the usual size; denser ones
+        // now and then, which the constructive collisions of smaller tables need.
+        let magic = match i % 4 {
+            3 => rng.next_u64(),
+            2 => rng.next_u64() & rng.next_u64(),
+            _ => rng.sparse(),
+        };
+        // Candidates that spread the mask poorly into the top bits fail; skip them early.
+        if bits >= 8 && (mask.wrapping_mul(magic) & 0xFF00_0000_0000_0000).count_ones() < 6 {
             continue;
         }
         if try_magic(

@@ -10,6 +10,7 @@ mod movegen;
 
 pub use fen::{CastlingMode, CastlingToken, FenError, ParseFenError, PositionError, Setup};
 pub use make::Undo;
+
 pub use movegen::{GenType, MoveSink};
 
 use crate::attacks::{
@@ -19,6 +20,15 @@ use crate::castling::{CastleSide, Castling};
 use crate::{zobrist, Color, Move, MoveKind, Piece, Role, Square, SquareSet};
 
 const NO_PIECE: u8 = 12;
+
+/// Where each kind of piece would give check, and which of our pieces would discover a
+/// check by moving off their line; see [`Position::check_info`].
+#[derive(Clone, Copy, Debug)]
+pub struct CheckInfo {
+    king: Square,
+    squares: [SquareSet; 6],
+    discoverers: SquareSet,
+}
 
 /// A chess position (standard or Chess960).
 ///
@@ -281,6 +291,64 @@ impl Position {
         }
     }
 
+    /// What `gives_check_with` needs about the enemy king, computed once per position.
+    pub fn check_info(&self) -> CheckInfo {
+        let us = self.turn;
+        let king = self.king(!us);
+        let occupied = self.occupied();
+        let diagonal = bishop_attacks(king, occupied);
+        let orthogonal = rook_attacks(king, occupied);
+        CheckInfo {
+            king,
+            squares: [
+                pawn_attacks(!us, king),
+                knight_attacks(king),
+                diagonal,
+                orthogonal,
+                diagonal | orthogonal,
+                SquareSet::EMPTY,
+            ],
+            discoverers: self.discoverers(king),
+        }
+    }
+
+    /// Our pieces whose move off the line would uncover a check by our own slider.
+    fn discoverers(&self, their_king: Square) -> SquareSet {
+        let us = self.us();
+        let snipers = ((rook_attacks(their_king, SquareSet::EMPTY) & self.line_sliders())
+            | (bishop_attacks(their_king, SquareSet::EMPTY) & self.diagonal_sliders()))
+            & us;
+        let occupied = self.occupied();
+        let mut blockers = SquareSet::EMPTY;
+        for sniper in snipers {
+            let b = between(their_king, sniper) & occupied;
+            if !b.more_than_one() {
+                blockers |= b;
+            }
+        }
+        blockers & us
+    }
+
+    /// `gives_check` with the per-position part precomputed: the way to mark checks for a
+    /// whole move list (about twice as fast again as `gives_check` alone).
+    #[inline]
+    pub fn gives_check_with(&self, m: Move, info: &CheckInfo) -> bool {
+        let (from, to) = (m.from(), m.to());
+        match m.kind() {
+            MoveKind::Normal => {
+                let role = self.board[from.index()] as usize % 6;
+                info.squares[role].contains(to)
+                    || (info.discoverers.contains(from) && !line(from, to).contains(info.king))
+            }
+            MoveKind::Promotion(role) => {
+                (info.discoverers.contains(from) && !line(from, to).contains(info.king))
+                    || attacks::attacks(role, self.turn, to, self.occupied() - from)
+                        .contains(info.king)
+            }
+            MoveKind::EnPassant | MoveKind::Castle => self.gives_check(m),
+        }
+    }
+
     /// Whether a legal move gives check, without making it.
     pub fn gives_check(&self, m: Move) -> bool {
         let us = self.turn;
@@ -342,7 +410,7 @@ impl Position {
 
     /// Whether an arbitrary move (for example from a hash table) is legal here.
     pub fn is_legal(&self, m: Move) -> bool {
-        if m.is_null() {
+        if m.is_null() || !m.is_canonical() {
             return false;
         }
         let us = self.turn;
@@ -448,24 +516,16 @@ impl Position {
         let Some(rook) = self.castling.rook(us, side) else {
             return false;
         };
-        if self.checkers.any() {
-            return false;
-        }
-        let king = self.king(us);
-        let back = Castling::back_rank(us);
-        let king_to = Square::from_coords(side.king_to_file(), back);
-        let rook_to = Square::from_coords(side.rook_to_file(), back);
-        let path =
-            (between(king, king_to) | king_to | between(rook, rook_to) | rook_to) - king - rook;
         let occupied = self.occupied();
-        if occupied.intersects(path) {
+        if self.checkers.any() || occupied.intersects(self.castling.path(us, side)) {
             return false;
         }
-        let without = occupied - king - rook;
-        let them = !us;
-        (between(king, king_to) | king_to)
+        // The rook is lifted too: in Chess960 it may shield the king's destination.
+        let without = occupied - self.king(us) - rook;
+        self.castling
+            .king_path(us, side)
             .into_iter()
-            .all(|sq| !self.is_attacked(sq, them, without))
+            .all(|sq| !self.is_attacked(sq, !us, without))
     }
 
     // ---- Keys ----------------------------------------------------------------------

@@ -136,6 +136,12 @@ impl Position {
 
     /// Number of legal moves, counted without building them.
     pub fn count_legal(&self) -> u64 {
+        self.count_legal_inline()
+    }
+
+    /// `count_legal`, inlined into callers compiled with extra target features.
+    #[inline(always)]
+    pub(crate) fn count_legal_inline(&self) -> u64 {
         let mut c = Counter(0);
         self.generate::<ALL, _>(&mut c);
         c.0

@@ -1,9 +1,14 @@
 //! One module per subcommand. Each exposes `Args` (clap) and `run(Args) -> Result<(), CliError>`.
 
+pub mod bench;
+pub mod eval;
 pub mod magics;
+pub mod moves;
 pub mod match_cmd;
 pub mod perft;
+pub mod pgn;
 pub mod random_games;
+pub mod tune;
 
 /// An error a tool reports before exiting with status 1.
 #[derive(Debug, thiserror::Error)]

@@ -1,28 +1,160 @@
 //! Static evaluation: a score in centipawns from the side to move's point of view.
 //!
-//! The interface the search uses is [`Evaluator::evaluate`]; an `Evaluator` is owned by
-//! one search thread and may keep caches (pawn hash, material table) inside.
+//! Tapered middlegame/endgame terms (material, piece-square tables, mobility, pawn
+//! structure, king safety, pieces, threats, tempo) whose values live in `tuned.rs`,
+//! written by `sable tune`; endgame knowledge keyed by material signature and scale
+//! factors on top. The search calls [`Evaluator::evaluate`]; an `Evaluator` belongs to
+//! one search thread and owns its pawn hash table.
 
-use sable_chess::{Color, Position, Role};
+mod endgame;
+mod king;
+pub mod kpk;
+mod material;
+pub mod params;
+mod pawns;
+mod pieces;
+mod score;
+pub mod seed;
+mod sink;
+mod threats;
+mod tuned;
+
+pub use endgame::{Endgame, Kind as EndgameKind, KNOWN_WIN, SCALE_NORMAL};
+pub use material::MAX_PHASE;
+pub use params::Term;
+pub use score::S;
+
+use pawns::{PawnEntry, PawnTable};
+use sable_chess::{Color, Position};
+use sink::{Breakdown, Sink, Total, Trace};
+
+/// Evaluations are in centipawns; a pawn in the endgame is worth about this much.
+pub const PAWN_VALUE: i32 = 100;
 
 /// One thread's evaluator.
 #[derive(Default)]
-pub struct Evaluator {}
+pub struct Evaluator {
+    pawns: PawnTable,
+}
 
-const VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
+/// `sable eval`'s view of a position: each term for each side, and how they combine.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Indexed by `Term as usize`, then by `Color::index()`.
+    pub terms: [[S; 2]; Term::ALL.len()],
+    pub phase: i32,
+    /// Scale factor applied to the endgame half (out of [`SCALE_NORMAL`]).
+    pub scale: i32,
+    /// A specialised endgame evaluation that replaced the terms, if any.
+    pub endgame: Option<Endgame>,
+    /// The final score from White's point of view.
+    pub white: i32,
+}
+
+/// The linear form of an evaluation for tuning: mg and eg are `coeffs · params`.
+#[derive(Clone, Debug)]
+pub struct TracePoint {
+    /// (parameter index, White-minus-Black count), nonzero only.
+    pub coeffs: Vec<(u16, i16)>,
+    pub phase: i32,
+    /// The scale factor if White / if Black is the side the endgame half favours.
+    pub scale: [i32; 2],
+}
 
 impl Evaluator {
+    /// Builds the caches (and the shared endgame tables on first call).
     pub fn new() -> Evaluator {
-        Evaluator {}
+        endgame::init();
+        Evaluator::default()
     }
 
     /// Centipawns for the side to move.
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
-        let mut score = 0;
-        for role in Role::ALL {
-            let diff = pos.count(Color::White, role) as i32 - pos.count(Color::Black, role) as i32;
-            score += diff * VALUES[role.index()];
+        if let Some(eg) = endgame::probe(pos) {
+            return endgame::evaluate(pos, eg);
         }
-        score * pos.turn().sign()
+        let mut total = Total::default();
+        let entry = self.pawns.probe(pos, &mut total);
+        terms(pos, &entry, &mut total);
+        let white = taper(pos, total.0);
+        if pos.turn() == Color::White {
+            white
+        } else {
+            -white
+        }
     }
+
+    /// The evaluation broken down by term.
+    pub fn report(&mut self, pos: &Position) -> Report {
+        let mut b = Breakdown::default();
+        let entry = self.pawns.probe(pos, &mut b);
+        terms(pos, &entry, &mut b);
+        let total = b.terms.iter().fold(S::ZERO, |acc, t| acc + t[0] - t[1]);
+        let endgame = endgame::probe(pos);
+        let white = match endgame {
+            Some(eg) => endgame::evaluate(pos, eg) * pos.turn().sign(),
+            None => taper(pos, total),
+        };
+        Report {
+            terms: b.terms,
+            phase: material::phase(pos),
+            scale: scale(pos, total),
+            endgame,
+            white,
+        }
+    }
+}
+
+/// The tuning trace of `pos`, or `None` where a specialised endgame evaluation
+/// decides (those scores are not made of parameters).
+pub fn trace(pos: &Position) -> Option<TracePoint> {
+    if endgame::probe(pos).is_some() {
+        return None;
+    }
+    let mut t = Trace::default();
+    let entry = pawns::compute(pos, &mut t);
+    terms(pos, &entry, &mut t);
+    let coeffs = t
+        .coeffs
+        .iter()
+        .enumerate()
+        .filter(|(_, &c)| c != 0)
+        .map(|(i, &c)| (i as u16, c as i16))
+        .collect();
+    Some(TracePoint {
+        coeffs,
+        phase: material::phase(pos),
+        scale: [
+            endgame::scale_factor(pos, Color::White),
+            endgame::scale_factor(pos, Color::Black),
+        ],
+    })
+}
+
+fn terms<T: Sink>(pos: &Position, entry: &PawnEntry, sink: &mut T) {
+    material::evaluate(pos, sink);
+    pawns::passed_extras(pos, entry, sink);
+    let info = pieces::evaluate(pos, entry, sink);
+    king::evaluate(pos, &info, sink);
+    threats::evaluate(pos, &info, &entry.attacks, sink);
+}
+
+fn scale(pos: &Position, s: S) -> i32 {
+    match s.eg() {
+        0 => SCALE_NORMAL,
+        eg if eg > 0 => endgame::scale_factor(pos, Color::White),
+        _ => endgame::scale_factor(pos, Color::Black),
+    }
+}
+
+/// Blends the halves by phase after scaling the endgame half; White's point of view.
+fn taper(pos: &Position, s: S) -> i32 {
+    let phase = material::phase(pos);
+    let eg = s.eg() * scale(pos, s) / SCALE_NORMAL;
+    (s.mg() * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
+}
+
+/// The compiled-in parameters as (mg, eg) pairs, the starting point of `sable tune`.
+pub fn current_params() -> Vec<(i32, i32)> {
+    tuned::PARAMS.iter().map(|s| (s.mg(), s.eg())).collect()
 }

@@ -1,0 +1,276 @@
+//! `sable tune`: Texel tuning. Every evaluation parameter is fitted so that
+//! `sigmoid(K * eval)` predicts the results of the games the labelled positions come
+//! from (lines `FEN | result`, result 1.0 / 0.5 / 0.0 for White, e.g. from
+//! `tools/texel_positions.py`). The evaluation is linear in its parameters apart from
+//! the phase blend and the endgame scale, so each position is traced once into
+//! coefficients and the fit runs Adam on the mean squared error over those.
+
+use super::eval::parse_position;
+use super::{read_file, CliError, CliResult};
+use indicatif::{ProgressBar, ProgressStyle};
+use sable_engine::eval::{params, seed, trace, MAX_PHASE, SCALE_NORMAL};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Labelled positions, one `FEN | result` per line.
+    data: String,
+    /// Passes of gradient descent over all positions.
+    #[arg(long, default_value_t = 2000)]
+    epochs: u32,
+    /// Adam step size, in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    rate: f64,
+    /// Start from the hand-set seed values instead of the committed parameters.
+    #[arg(long)]
+    from_seed: bool,
+    /// Sigmoid scale K; fitted to the starting parameters when not given.
+    #[arg(long)]
+    k: Option<f64>,
+    /// Write the tuned parameters as Rust source here (e.g. crates/engine/src/eval/tuned.rs).
+    #[arg(long)]
+    out: Option<String>,
+    /// Use at most this many positions.
+    #[arg(long)]
+    limit: Option<usize>,
+}
+
+/// The traced positions, flattened: `coeffs[start[i]..start[i + 1]]` is position i's.
+struct Data {
+    coeffs: Vec<(u16, i16)>,
+    start: Vec<usize>,
+    phase: Vec<f64>,
+    scale: Vec<[f64; 2]>,
+    result: Vec<f64>,
+    /// Every tenth position is held out to check the fit generalises.
+    validation: Vec<bool>,
+}
+
+impl Data {
+    fn len(&self) -> usize {
+        self.result.len()
+    }
+}
+
+fn load(path: &str, limit: Option<usize>) -> Result<(Data, usize), CliError> {
+    let text = read_file(path)?;
+    let mut d = Data {
+        coeffs: Vec::new(),
+        start: vec![0],
+        phase: Vec::new(),
+        scale: Vec::new(),
+        result: Vec::new(),
+        validation: Vec::new(),
+    };
+    let mut skipped = 0;
+    let lines = text.lines().filter(|l| !l.trim().is_empty());
+    let bar = ProgressBar::new(text.lines().count() as u64).with_style(style("tracing"));
+    for (i, line) in lines.enumerate() {
+        bar.inc(1);
+        if limit.is_some_and(|n| d.len() >= n) {
+            break;
+        }
+        let (fen, result) = line
+            .split_once('|')
+            .ok_or_else(|| CliError::msg(format!("{path}:{}: expected `FEN | result`", i + 1)))?;
+        let result: f64 = result
+            .trim()
+            .parse()
+            .ok()
+            .filter(|r: &f64| (0.0..=1.0).contains(r))
+            .ok_or_else(|| {
+                CliError::msg(format!("{path}:{}: bad result {:?}", i + 1, result.trim()))
+            })?;
+        let pos =
+            parse_position(fen).map_err(|e| CliError::msg(format!("{path}:{}: {e}", i + 1)))?;
+        let Some(t) = trace(&pos) else {
+            skipped += 1;
+            continue;
+        };
+        d.coeffs.extend_from_slice(&t.coeffs);
+        d.start.push(d.coeffs.len());
+        d.phase.push(t.phase as f64 / MAX_PHASE as f64);
+        d.scale.push([
+            t.scale[0] as f64 / SCALE_NORMAL as f64,
+            t.scale[1] as f64 / SCALE_NORMAL as f64,
+        ]);
+        d.result.push(result);
+        d.validation.push(d.result.len() % 10 == 0);
+    }
+    bar.finish_and_clear();
+    Ok((d, skipped))
+}
+
+fn style(what: &str) -> ProgressStyle {
+    ProgressStyle::with_template(&format!(
+        "{what} {{bar:40}} {{pos}}/{{len}} {{msg}} [{{elapsed}}<{{eta}}]"
+    ))
+    .unwrap_or_else(|_| ProgressStyle::default_bar())
+}
+
+/// White's evaluation of position `i` under `p` (mg, eg interleaved), with the parts
+/// the gradient needs: the mg and eg weights.
+fn eval(d: &Data, p: &[f64], i: usize) -> (f64, f64, f64) {
+    let (mut mg, mut eg) = (0.0, 0.0);
+    for &(k, c) in &d.coeffs[d.start[i]..d.start[i + 1]] {
+        mg += c as f64 * p[2 * k as usize];
+        eg += c as f64 * p[2 * k as usize + 1];
+    }
+    let phase = d.phase[i];
+    let scale = if eg > 0.0 {
+        d.scale[i][0]
+    } else if eg < 0.0 {
+        d.scale[i][1]
+    } else {
+        1.0
+    };
+    let (wm, we) = (phase, (1.0 - phase) * scale);
+    (mg * wm + eg * we, wm, we)
+}
+
+fn sigmoid(k: f64, e: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * e / 400.0))
+}
+
+/// Mean squared error over the training (false) or validation (true) positions.
+fn loss(d: &Data, p: &[f64], k: f64, validation: bool) -> f64 {
+    let (mut sum, mut n) = (0.0, 0usize);
+    for i in 0..d.len() {
+        if d.validation[i] == validation {
+            let r = d.result[i] - sigmoid(k, eval(d, p, i).0);
+            sum += r * r;
+            n += 1;
+        }
+    }
+    sum / n.max(1) as f64
+}
+
+/// The K that minimises the training loss for fixed parameters (golden-section search).
+fn fit_k(d: &Data, p: &[f64]) -> f64 {
+    let (mut a, mut b) = (0.1f64, 4.0f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let c = b - g * (b - a);
+        let e = a + g * (b - a);
+        if loss(d, p, c, false) < loss(d, p, e, false) {
+            b = e;
+        } else {
+            a = c;
+        }
+    }
+    (a + b) / 2.0
+}
+
+fn gradient(d: &Data, p: &[f64], k: f64, grad: &mut [f64]) {
+    grad.iter_mut().for_each(|g| *g = 0.0);
+    let ln10 = std::f64::consts::LN_10;
+    for i in 0..d.len() {
+        if d.validation[i] {
+            continue;
+        }
+        let (e, wm, we) = eval(d, p, i);
+        let s = sigmoid(k, e);
+        let de = -2.0 * (d.result[i] - s) * s * (1.0 - s) * k * ln10 / 400.0;
+        for &(idx, c) in &d.coeffs[d.start[i]..d.start[i + 1]] {
+            grad[2 * idx as usize] += de * c as f64 * wm;
+            grad[2 * idx as usize + 1] += de * c as f64 * we;
+        }
+    }
+    let n = d.validation.iter().filter(|v| !**v).count().max(1) as f64;
+    grad.iter_mut().for_each(|g| *g /= n);
+}
+
+pub fn run(args: Args) -> CliResult {
+    let start: Vec<(i32, i32)> = if args.from_seed {
+        seed::seed()
+    } else {
+        sable_engine::eval::current_params()
+    };
+    let (data, skipped) = load(&args.data, args.limit)?;
+    if data.len() < 100 {
+        return Err(CliError::msg(format!(
+            "{}: only {} usable positions",
+            args.data,
+            data.len()
+        )));
+    }
+    eprintln!(
+        "{} positions traced ({} held out for validation), {} left out (specialised endgames), {} parameters",
+        data.len(),
+        data.validation.iter().filter(|v| **v).count(),
+        skipped,
+        params::NUM_PARAMS
+    );
+    let mut p: Vec<f64> = start
+        .iter()
+        .flat_map(|&(m, e)| [m as f64, e as f64])
+        .collect();
+    let k = args.k.unwrap_or_else(|| fit_k(&data, &p));
+    let before = (loss(&data, &p, k, false), loss(&data, &p, k, true));
+    eprintln!(
+        "K = {k:.4}; loss before: training {:.6}, validation {:.6}",
+        before.0, before.1
+    );
+
+    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
+    let mut m = vec![0.0; p.len()];
+    let mut v = vec![0.0; p.len()];
+    let mut grad = vec![0.0; p.len()];
+    let bar = ProgressBar::new(args.epochs as u64).with_style(style("tuning"));
+    for epoch in 1..=args.epochs {
+        gradient(&data, &p, k, &mut grad);
+        for j in 0..p.len() {
+            m[j] = b1 * m[j] + (1.0 - b1) * grad[j];
+            v[j] = b2 * v[j] + (1.0 - b2) * grad[j] * grad[j];
+            let mh = m[j] / (1.0 - b1.powi(epoch as i32));
+            let vh = v[j] / (1.0 - b2.powi(epoch as i32));
+            p[j] -= args.rate * mh / (vh.sqrt() + eps);
+        }
+        if epoch % 50 == 0 {
+            bar.set_message(format!("loss {:.6}", loss(&data, &p, k, false)));
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+
+    let mut tuned: Vec<(i32, i32)> = p
+        .chunks(2)
+        .map(|c| {
+            (
+                c[0].round().clamp(-30000.0, 30000.0) as i32,
+                c[1].round().clamp(-30000.0, 30000.0) as i32,
+            )
+        })
+        .collect();
+    seed::anchor_queen_vs_minors(&mut tuned);
+    let rounded: Vec<f64> = tuned
+        .iter()
+        .flat_map(|&(m, e)| [m as f64, e as f64])
+        .collect();
+    let after = (
+        loss(&data, &rounded, k, false),
+        loss(&data, &rounded, k, true),
+    );
+    let summary = format!(
+        "{} positions from {}, K = {k:.4}, {} epochs at rate {}{}.\nLoss (training / validation): before {:.6} / {:.6}, after {:.6} / {:.6}.",
+        data.len(),
+        args.data.rsplit('/').next().unwrap_or(&args.data),
+        args.epochs,
+        args.rate,
+        if args.from_seed { ", from the seed values" } else { "" },
+        before.0,
+        before.1,
+        after.0,
+        after.1
+    );
+    eprintln!("{summary}");
+    if let Some(out) = &args.out {
+        std::fs::write(out, params::to_source(&tuned, &summary)).map_err(|source| {
+            CliError::Io {
+                path: out.clone(),
+                source,
+            }
+        })?;
+        eprintln!("wrote {out}");
+    }
+    Ok(())
+}

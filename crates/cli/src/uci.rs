@@ -1,0 +1,196 @@
+//! The UCI command processor: reads commands from standard input, drives the
+//! protocol-neutral [`sable_engine::Engine`] and writes the engine's reports in UCI
+//! form. Commands are handled one by one on the reading thread while the search runs on
+//! its own, so `stop` and `isready` are answered during a search. Bad input is answered
+//! with `info string` and changes nothing.
+
+mod command;
+mod format;
+
+use command::{parse_go, parse_position, parse_setoption, GoCommand};
+use sable_engine::{Engine, EngineError};
+use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex};
+
+/// The output side: whole lines, flushed at once, from either thread.
+#[derive(Clone)]
+pub struct Wire {
+    out: Arc<Mutex<Box<dyn Write + Send>>>,
+}
+
+impl Wire {
+    pub fn stdout() -> Wire {
+        Wire {
+            out: Arc::new(Mutex::new(Box::new(std::io::stdout()))),
+        }
+    }
+
+    /// Writes one line (never with trailing spaces).
+    pub fn send(&self, line: &str) {
+        let line = line.trim_end();
+        let mut out = match self.out.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        // A closed pipe means the GUI is gone; there is no one left to tell.
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    }
+
+    pub fn info_string(&self, text: &str) {
+        // One line per message: a newline inside would break the protocol.
+        let text = text.replace(['\n', '\r'], " ");
+        self.send(&format!("info string {text}"));
+    }
+}
+
+/// The UCI session state beyond the engine's own.
+pub struct Uci {
+    engine: Engine,
+    wire: Wire,
+}
+
+impl Uci {
+    pub fn new(wire: Wire) -> Uci {
+        Uci {
+            engine: Engine::new(),
+            wire,
+        }
+    }
+
+    /// Reads and executes commands until `quit` or the end of input.
+    pub fn run(&mut self, input: impl BufRead) {
+        for line in input.lines() {
+            let Ok(line) = line else {
+                self.wire
+                    .info_string("input is not valid UTF-8; line ignored");
+                continue;
+            };
+            if !self.execute(&line) {
+                break;
+            }
+        }
+        self.engine.stop();
+        self.engine.wait();
+    }
+
+    /// Executes one command line; `false` means quit.
+    pub fn execute(&mut self, line: &str) -> bool {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&cmd, args)) = tokens.split_first() else {
+            return true;
+        };
+        match cmd {
+            "uci" => self.uci(),
+            "isready" => self.wire.send("readyok"),
+            "ucinewgame" => {
+                if let Err(e) = self.engine.new_game() {
+                    self.refuse("ucinewgame", e);
+                }
+            }
+            "position" => self.position(args),
+            "go" => self.go(args),
+            "stop" => {
+                self.engine.stop();
+                self.engine.wait();
+            }
+            "ponderhit" => self.engine.ponderhit(),
+            "setoption" => self.setoption(args),
+            "quit" => return false,
+            "debug" | "register" => {}
+            "d" => {
+                let fen = self.engine.position().fen();
+                self.wire.info_string(&format!("fen {fen}"));
+            }
+            _ => self
+                .wire
+                .info_string(&format!("unknown command '{cmd}' (line ignored)")),
+        }
+        true
+    }
+
+    fn refuse(&self, what: &str, e: EngineError) {
+        self.wire.info_string(&format!("{what} refused: {e}"));
+    }
+
+    fn uci(&self) {
+        let w = &self.wire;
+        w.send(&format!("id name Sable {}", env!("CARGO_PKG_VERSION")));
+        w.send("id author the Sable developers");
+        for line in format::option_lines() {
+            w.send(&line);
+        }
+        w.send("uciok");
+    }
+
+    fn position(&mut self, args: &[&str]) {
+        let cmd = match parse_position(args) {
+            Ok(c) => c,
+            Err(e) => return self.wire.info_string(&format!("position: {e}")),
+        };
+        let fen = cmd.fen.as_deref();
+        if let Err(e) = self.engine.set_position(fen, &cmd.moves) {
+            self.wire
+                .info_string(&format!("position: {e}; previous position kept"));
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let cmd = match parse_go(args, self.engine.position()) {
+            Ok(c) => c,
+            Err(e) => return self.wire.info_string(&format!("go: {e}")),
+        };
+        match cmd {
+            GoCommand::Perft(depth) => self.perft(depth),
+            GoCommand::Search(limits, notes) => {
+                for n in notes {
+                    self.wire.info_string(&n);
+                }
+                let wire = self.wire.clone();
+                let chess960 = self.engine.position().is_chess960();
+                let show_wdl = self.engine.options().show_wdl;
+                let result = self.engine.go(limits, move |event| {
+                    for line in format::event_lines(&event, chess960, show_wdl) {
+                        wire.send(&line);
+                    }
+                });
+                if let Err(e) = result {
+                    self.refuse("go", e);
+                }
+            }
+        }
+    }
+
+    fn perft(&mut self, depth: u32) {
+        if self.engine.is_searching() {
+            return self.refuse("go perft", EngineError::Busy);
+        }
+        let pos = self.engine.position().clone();
+        let chess960 = pos.is_chess960();
+        let mut total = 0;
+        for (m, n) in sable_chess::divide(&pos, depth) {
+            self.wire.send(&format!("{}: {n}", m.to_uci(chess960)));
+            total += n;
+        }
+        self.wire.send("");
+        self.wire.send(&format!("Nodes searched: {total}"));
+        self.wire.send("");
+    }
+
+    fn setoption(&mut self, args: &[&str]) {
+        let (name, value) = match parse_setoption(args) {
+            Ok(nv) => nv,
+            Err(e) => return self.wire.info_string(&format!("setoption: {e}")),
+        };
+        if let Err(e) = format::apply_option(&mut self.engine, &name, value.as_deref()) {
+            self.wire.info_string(&format!("setoption: {e}"));
+        }
+    }
+}
+
+/// Runs the UCI loop on standard input and output.
+pub fn run() {
+    let mut uci = Uci::new(Wire::stdout());
+    let stdin = std::io::stdin();
+    uci.run(stdin.lock());
+}

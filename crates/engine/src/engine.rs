@@ -1,0 +1,444 @@
+//! The protocol-neutral engine: the game (start position, moves, key history), the
+//! options, the shared table and the search threads. UCI, xboard and the console all
+//! drive this, so no rule or search logic lives in a protocol layer.
+
+use crate::limits::SearchLimits;
+use crate::report::{SearchEvent, SearchResult};
+use crate::search::Worker;
+use crate::threads::{self, Control, NodeCounter, SearchContext};
+use crate::time;
+use crate::tt::{AllocError, TranspositionTable};
+use sable_chess::{
+    CastlingMode, KeyHistory, Move, ParseFenError, Position, UciMoveError, STARTPOS_FEN,
+};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::{mpsc, Arc};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// Option ranges, as advertised to GUIs.
+pub const HASH_MB: (usize, usize, usize) = (1, 16, 65_536);
+pub const THREADS: (usize, usize, usize) = (1, 1, 256);
+pub const MULTI_PV: (usize, usize, usize) = (1, 1, 256);
+pub const MOVE_OVERHEAD_MS: (u64, u64, u64) = (0, 20, 10_000);
+
+/// Engine settings (protocol options map onto these).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    /// Milliseconds kept back from every time budget for transmission delays.
+    pub move_overhead_ms: u64,
+    /// Castling as king-takes-rook and Shredder-FEN positions.
+    pub chess960: bool,
+    /// Whether reports should carry win/draw/loss estimates (the protocol decides).
+    pub show_wdl: bool,
+    /// Whether the GUI may ask us to ponder (informational).
+    pub ponder: bool,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            hash_mb: HASH_MB.1,
+            threads: THREADS.1,
+            multipv: MULTI_PV.1,
+            move_overhead_ms: MOVE_OVERHEAD_MS.1,
+            chess960: false,
+            show_wdl: false,
+            ponder: false,
+        }
+    }
+}
+
+/// Why an engine command was refused. The engine's state is unchanged after any error.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("a search is running; stop it first")]
+    Busy,
+    #[error("{name} must be between {min} and {max}, got {value}")]
+    OutOfRange {
+        name: &'static str,
+        value: i64,
+        min: i64,
+        max: i64,
+    },
+    #[error(transparent)]
+    Hash(#[from] AllocError),
+    #[error("bad FEN: {0}")]
+    Fen(#[from] ParseFenError),
+    #[error("move {index} of the list: {source}")]
+    Move { index: usize, source: UciMoveError },
+    #[error(transparent)]
+    IllegalMove(#[from] UciMoveError),
+}
+
+/// The engine.
+pub struct Engine {
+    start: Position,
+    pos: Position,
+    history: KeyHistory,
+    moves: Vec<Move>,
+    options: EngineOptions,
+    tt: Arc<TranspositionTable>,
+    control: Arc<Control>,
+    workers: Vec<Worker>,
+    running: Option<JoinHandle<Vec<Worker>>>,
+    go_start: Instant,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+fn check_range(name: &'static str, value: i64, (min, max): (i64, i64)) -> Result<(), EngineError> {
+    if value < min || value > max {
+        return Err(EngineError::OutOfRange {
+            name,
+            value,
+            min,
+            max,
+        });
+    }
+    Ok(())
+}
+
+impl Engine {
+    /// An engine at the start position with default options.
+    pub fn new() -> Engine {
+        let options = EngineOptions::default();
+        let tt = TranspositionTable::new(options.hash_mb).expect("default hash size allocates");
+        Engine {
+            start: Position::startpos(),
+            pos: Position::startpos(),
+            history: KeyHistory::new(),
+            moves: Vec::new(),
+            tt: Arc::new(tt),
+            control: Arc::new(Control::default()),
+            workers: (0..options.threads).map(Worker::new).collect(),
+            running: None,
+            go_start: Instant::now(),
+            options,
+        }
+    }
+
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// The current position (after all moves played).
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The moves played from the start position.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Keys of the positions before the current one.
+    pub fn history(&self) -> &KeyHistory {
+        &self.history
+    }
+
+    /// Whether a search is running (one whose result has been reported is not).
+    pub fn is_searching(&mut self) -> bool {
+        if self.running.is_some() && self.control.finished.load(Relaxed) {
+            self.wait();
+        }
+        self.running.is_some()
+    }
+
+    fn idle(&mut self) -> Result<(), EngineError> {
+        if self.is_searching() {
+            Err(EngineError::Busy)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Resizes the table (and clears it).
+    pub fn set_hash_mb(&mut self, mb: i64) -> Result<(), EngineError> {
+        check_range("Hash", mb, (HASH_MB.0 as i64, HASH_MB.2 as i64))?;
+        self.idle()?;
+        let mb = mb as usize;
+        if mb != self.tt.size_mb() {
+            // Free the old table first so that both never exist at once.
+            self.tt = Arc::new(TranspositionTable::new(1)?);
+            match TranspositionTable::new(mb) {
+                Ok(tt) => self.tt = Arc::new(tt),
+                Err(e) => {
+                    self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb)?);
+                    return Err(e.into());
+                }
+            }
+        }
+        self.options.hash_mb = mb;
+        Ok(())
+    }
+
+    pub fn set_threads(&mut self, n: i64) -> Result<(), EngineError> {
+        check_range("Threads", n, (THREADS.0 as i64, THREADS.2 as i64))?;
+        self.idle()?;
+        let n = n as usize;
+        self.workers.truncate(n);
+        while self.workers.len() < n {
+            let id = self.workers.len();
+            self.workers.push(Worker::new(id));
+        }
+        self.options.threads = n;
+        Ok(())
+    }
+
+    pub fn set_multipv(&mut self, n: i64) -> Result<(), EngineError> {
+        check_range("MultiPV", n, (MULTI_PV.0 as i64, MULTI_PV.2 as i64))?;
+        self.idle()?;
+        self.options.multipv = n as usize;
+        Ok(())
+    }
+
+    pub fn set_move_overhead(&mut self, ms: i64) -> Result<(), EngineError> {
+        let (min, max) = (MOVE_OVERHEAD_MS.0 as i64, MOVE_OVERHEAD_MS.2 as i64);
+        check_range("Move Overhead", ms, (min, max))?;
+        self.idle()?;
+        self.options.move_overhead_ms = ms as u64;
+        Ok(())
+    }
+
+    /// Switches castling notation; the current position is kept.
+    pub fn set_chess960(&mut self, on: bool) -> Result<(), EngineError> {
+        self.idle()?;
+        self.options.chess960 = on;
+        self.start.set_chess960(on);
+        self.pos.set_chess960(on);
+        Ok(())
+    }
+
+    pub fn set_show_wdl(&mut self, on: bool) {
+        self.options.show_wdl = on;
+    }
+
+    pub fn set_ponder(&mut self, on: bool) {
+        self.options.ponder = on;
+    }
+
+    /// Empties the transposition table.
+    pub fn clear_hash(&mut self) -> Result<(), EngineError> {
+        self.idle()?;
+        self.tt.clear();
+        Ok(())
+    }
+
+    /// A new game: start position, empty table and histories.
+    pub fn new_game(&mut self) -> Result<(), EngineError> {
+        self.idle()?;
+        self.tt.clear();
+        for w in self.workers.iter_mut() {
+            w.clear();
+        }
+        self.set_start(Position::startpos());
+        Ok(())
+    }
+
+    fn set_start(&mut self, mut pos: Position) {
+        pos.set_chess960(self.options.chess960 || pos.is_chess960());
+        self.start = pos.clone();
+        self.pos = pos;
+        self.history.clear();
+        self.moves.clear();
+    }
+
+    fn castling_mode(&self) -> CastlingMode {
+        if self.options.chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        }
+    }
+
+    /// Parses a FEN in the current castling mode.
+    pub fn parse_fen(&self, fen: &str) -> Result<Position, EngineError> {
+        Ok(Position::from_fen(fen, self.castling_mode())?)
+    }
+
+    /// Sets the game to `fen` (the start position if `None`) followed by `moves` in UCI
+    /// notation. All or nothing: on an error the previous game is kept.
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), EngineError> {
+        self.idle()?;
+        let start = match fen {
+            Some(f) => self.parse_fen(f)?,
+            None => Position::from_fen(STARTPOS_FEN, self.castling_mode())?,
+        };
+        let mut pos = start.clone();
+        let mut history = KeyHistory::new();
+        let mut played = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            let m = pos.parse_uci(text).map_err(|source| EngineError::Move {
+                index: i + 1,
+                source,
+            })?;
+            history.push(pos.key());
+            pos.make(m);
+            played.push(m);
+        }
+        self.start = start;
+        self.pos = pos;
+        self.history = history;
+        self.moves = played;
+        Ok(())
+    }
+
+    /// Parses a move in UCI notation in the current position.
+    pub fn parse_move(&self, text: &str) -> Result<Move, EngineError> {
+        Ok(self.pos.parse_uci(text)?)
+    }
+
+    /// Plays a move given in UCI notation.
+    pub fn play_uci(&mut self, text: &str) -> Result<Move, EngineError> {
+        let m = self.parse_move(text)?;
+        self.play(m)?;
+        Ok(m)
+    }
+
+    /// Plays a legal move (checked).
+    pub fn play(&mut self, m: Move) -> Result<(), EngineError> {
+        self.idle()?;
+        if !self.pos.is_legal(m) {
+            return Err(EngineError::IllegalMove(UciMoveError::Illegal {
+                text: m.to_uci(self.pos.is_chess960()).to_string(),
+                fen: self.pos.fen(),
+            }));
+        }
+        self.history.push(self.pos.key());
+        self.pos.make(m);
+        self.moves.push(m);
+        Ok(())
+    }
+
+    /// Takes back the last move, if any.
+    pub fn undo(&mut self) -> Result<Option<Move>, EngineError> {
+        self.idle()?;
+        let Some(last) = self.moves.pop() else {
+            return Ok(None);
+        };
+        let mut pos = self.start.clone();
+        for &m in &self.moves {
+            pos.make(m);
+        }
+        self.pos = pos;
+        self.history.pop();
+        Ok(Some(last))
+    }
+
+    /// Starts a search in the background. Events arrive on the search thread in order,
+    /// ending with [`SearchEvent::Finished`] (in infinite and ponder mode only after
+    /// [`Engine::stop`] or [`Engine::ponderhit`]).
+    pub fn go(
+        &mut self,
+        limits: SearchLimits,
+        on_event: impl FnMut(SearchEvent) + Send + 'static,
+    ) -> Result<(), EngineError> {
+        self.idle()?;
+        let control = &self.control;
+        control.stop.store(false, Relaxed);
+        control.pondering.store(limits.ponder, Relaxed);
+        control.ponderhit_ms.store(0, Relaxed);
+        control.finished.store(false, Relaxed);
+        self.tt.new_search();
+        let budget = time::budget(&limits, self.pos.turn(), self.options.move_overhead_ms);
+        self.go_start = Instant::now();
+        let ctx = Arc::new(SearchContext {
+            control: self.control.clone(),
+            tt: self.tt.clone(),
+            budget,
+            multipv: self.options.multipv,
+            start: self.go_start,
+            nodes: (0..self.workers.len())
+                .map(|_| NodeCounter::default())
+                .collect(),
+            root: self.pos.clone(),
+            game_keys: self.history.keys().to_vec(),
+            limits,
+        });
+        let workers = std::mem::take(&mut self.workers);
+        let handle = std::thread::Builder::new()
+            .name("sable-search".to_string())
+            .stack_size(crate::search::STACK_SIZE)
+            .spawn(move || threads::run(workers, ctx, Box::new(on_event)));
+        match handle {
+            Ok(h) => {
+                self.running = Some(h);
+                Ok(())
+            }
+            Err(e) => panic!("cannot start the search thread: {e}"),
+        }
+    }
+
+    /// Asks the running search to stop; it reports its result within milliseconds.
+    pub fn stop(&self) {
+        self.control.stop.store(true, Relaxed);
+    }
+
+    /// The opponent played the expected move: pondering becomes a normal timed search
+    /// whose clock starts now.
+    pub fn ponderhit(&self) {
+        if self.running.is_some() && self.control.pondering.load(Relaxed) {
+            // The search thread reads `ponderhit_ms` before `pondering`.
+            let elapsed = self.elapsed_since_go();
+            self.control.ponderhit_ms.store(elapsed, Relaxed);
+            self.control.pondering.store(false, Relaxed);
+        }
+    }
+
+    fn elapsed_since_go(&self) -> u64 {
+        self.go_start.elapsed().as_millis() as u64
+    }
+
+    /// Waits for the running search (if any) to end; call [`Engine::stop`] first in
+    /// infinite or ponder mode.
+    pub fn wait(&mut self) {
+        if let Some(h) = self.running.take() {
+            match h.join() {
+                Ok(workers) => self.workers = workers,
+                Err(_) => {
+                    // A panicking search thread loses its workers; start fresh ones.
+                    self.workers = (0..self.options.threads).map(Worker::new).collect();
+                }
+            }
+        }
+    }
+
+    /// Searches to the end on this thread's behalf and returns the result (no infinite or
+    /// ponder mode); `on_event` sees every report.
+    pub fn search(
+        &mut self,
+        mut limits: SearchLimits,
+        mut on_event: impl FnMut(&SearchEvent),
+    ) -> Result<SearchResult, EngineError> {
+        limits.infinite = false;
+        limits.ponder = false;
+        let (tx, rx) = mpsc::channel();
+        self.go(limits, move |e| {
+            let _ = tx.send(e);
+        })?;
+        let mut result = None;
+        for e in rx.iter() {
+            on_event(&e);
+            if let SearchEvent::Finished(r) = e {
+                result = Some(r);
+            }
+        }
+        self.wait();
+        Ok(result.expect("a search always finishes with a result"))
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
+    }
+}

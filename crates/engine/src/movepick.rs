@@ -1,0 +1,335 @@
+//! The staged move picker: moves come out in the order most likely to cut off, and each
+//! stage generates only when reached, so a cutoff by the table move costs no generation.
+//!
+//! Main search: table move, good captures and promotions (MVV-LVA plus capture history,
+//! filtered by SEE), the two killers, quiets by history and continuation history, and
+//! finally the captures that lose material. In check: table move, then all evasions.
+//! Quiescence: table move if noisy, then captures and queen promotions (evasions in check).
+
+use crate::history::{piece_to, Histories, PieceTo};
+use crate::see::{see_ge, value};
+use sable_chess::{GenType, Move, MoveList, Position, Role, MAX_MOVES};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stage {
+    TableMove,
+    GenerateNoisy,
+    GoodNoisy,
+    Killer1,
+    Killer2,
+    GenerateQuiet,
+    Quiet,
+    BadNoisy,
+    EvasionTable,
+    GenerateEvasions,
+    Evasions,
+    QTable,
+    QGenerate,
+    QNoisy,
+    Done,
+}
+
+/// The continuation-history context of a node: the (piece, square) of the moves one and
+/// two plies earlier, when there were such moves.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Continuations {
+    pub one: Option<PieceTo>,
+    pub two: Option<PieceTo>,
+}
+
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Move,
+    killers: [Move; 2],
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+    index: usize,
+    bad: MoveList,
+    bad_index: usize,
+    skip_quiets: bool,
+}
+
+/// Ordering value of a capture or promotion: victim first, then the capture history.
+#[inline]
+fn noisy_score(pos: &Position, hist: &Histories, m: Move) -> i32 {
+    let victim = pos.captured_role(m);
+    let mut s = victim.map_or(0, |r| 8 * value(r));
+    if let Some(promo) = m.promotion_role() {
+        s += if promo == Role::Queen {
+            8 * value(Role::Queen)
+        } else {
+            -20_000
+        };
+    }
+    if let Some(v) = victim {
+        s += hist.capture(piece_to(pos, m), v) / 8;
+    }
+    s
+}
+
+#[inline]
+fn quiet_score(pos: &Position, hist: &Histories, cont: &Continuations, m: Move) -> i32 {
+    let pt = piece_to(pos, m);
+    hist.quiet(pos.turn(), m) + hist.continuation(cont.one, pt) + hist.continuation(cont.two, pt)
+}
+
+impl MovePicker {
+    /// For the main search. `tt_move` and `killers` may be anything; they are checked.
+    pub fn new(pos: &Position, tt_move: Move, killers: [Move; 2]) -> MovePicker {
+        let in_check = pos.in_check();
+        let tt_move = if pos.is_legal(tt_move) {
+            tt_move
+        } else {
+            Move::NULL
+        };
+        MovePicker {
+            stage: if in_check {
+                Stage::EvasionTable
+            } else {
+                Stage::TableMove
+            },
+            tt_move,
+            killers,
+            moves: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            index: 0,
+            bad: MoveList::new(),
+            bad_index: 0,
+            skip_quiets: false,
+        }
+    }
+
+    /// For quiescence search: noisy moves only unless in check.
+    pub fn new_quiescence(pos: &Position, tt_move: Move) -> MovePicker {
+        let mut p = MovePicker::new(pos, tt_move, [Move::NULL; 2]);
+        if !pos.in_check() {
+            p.stage = Stage::QTable;
+            if !p.tt_move.is_null() && !is_noisy(pos, p.tt_move) {
+                p.tt_move = Move::NULL;
+            }
+        }
+        p
+    }
+
+    /// Stops returning quiet moves (late move pruning); bad captures still come.
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    /// Takes out the best-scored remaining move of `moves` (selection sort step).
+    #[inline]
+    fn select_best(&mut self) -> Option<Move> {
+        let n = self.moves.len();
+        if self.index >= n {
+            return None;
+        }
+        let mut best = self.index;
+        for i in self.index + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        let moves = self.moves.as_mut_slice();
+        moves.swap(self.index, best);
+        self.scores.swap(self.index, best);
+        self.index += 1;
+        Some(moves[self.index - 1])
+    }
+
+    /// The next move, or `None` when all have been returned. Every move returned is legal.
+    pub fn next(&mut self, pos: &Position, hist: &Histories, cont: &Continuations) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TableMove => {
+                    self.stage = Stage::GenerateNoisy;
+                    if !self.tt_move.is_null() {
+                        return Some(self.tt_move);
+                    }
+                }
+                Stage::GenerateNoisy => {
+                    self.moves.clear();
+                    pos.generate_into(GenType::Noisy, &mut self.moves);
+                    for (i, &m) in self.moves.iter().enumerate() {
+                        self.scores[i] = noisy_score(pos, hist, m);
+                    }
+                    self.index = 0;
+                    self.stage = Stage::GoodNoisy;
+                }
+                Stage::GoodNoisy => match self.select_best() {
+                    Some(m) if m == self.tt_move => {}
+                    Some(m) => {
+                        let score = self.scores[self.index - 1];
+                        if score > -10_000 && see_ge(pos, m, -score / 20) {
+                            return Some(m);
+                        }
+                        self.bad.push(m);
+                    }
+                    None => self.stage = Stage::Killer1,
+                },
+                Stage::Killer1 | Stage::Killer2 => {
+                    let k = self.killers[(self.stage == Stage::Killer2) as usize];
+                    self.stage = if self.stage == Stage::Killer1 {
+                        Stage::Killer2
+                    } else {
+                        Stage::GenerateQuiet
+                    };
+                    if !self.skip_quiets
+                        && !k.is_null()
+                        && k != self.tt_move
+                        && pos.is_legal(k)
+                        && !is_noisy(pos, k)
+                    {
+                        return Some(k);
+                    }
+                }
+                Stage::GenerateQuiet => {
+                    self.moves.clear();
+                    self.index = 0;
+                    if !self.skip_quiets {
+                        pos.generate_into(GenType::Quiet, &mut self.moves);
+                        for (i, &m) in self.moves.iter().enumerate() {
+                            self.scores[i] = quiet_score(pos, hist, cont, m);
+                        }
+                    }
+                    self.stage = Stage::Quiet;
+                }
+                Stage::Quiet => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadNoisy;
+                        continue;
+                    }
+                    match self.select_best() {
+                        Some(m) if m == self.tt_move || self.killers.contains(&m) => {}
+                        Some(m) => return Some(m),
+                        None => self.stage = Stage::BadNoisy,
+                    }
+                }
+                Stage::BadNoisy => {
+                    if self.bad_index < self.bad.len() {
+                        self.bad_index += 1;
+                        return Some(self.bad[self.bad_index - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::EvasionTable => {
+                    self.stage = Stage::GenerateEvasions;
+                    if !self.tt_move.is_null() {
+                        return Some(self.tt_move);
+                    }
+                }
+                Stage::GenerateEvasions => {
+                    self.moves.clear();
+                    pos.generate_into(GenType::All, &mut self.moves);
+                    for (i, &m) in self.moves.iter().enumerate() {
+                        self.scores[i] = if is_noisy(pos, m) {
+                            1_000_000 + noisy_score(pos, hist, m)
+                        } else {
+                            quiet_score(pos, hist, cont, m)
+                        };
+                    }
+                    self.index = 0;
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions => match self.select_best() {
+                    Some(m) if m == self.tt_move => {}
+                    Some(m) => return Some(m),
+                    None => self.stage = Stage::Done,
+                },
+                Stage::QTable => {
+                    self.stage = Stage::QGenerate;
+                    if !self.tt_move.is_null() {
+                        return Some(self.tt_move);
+                    }
+                }
+                Stage::QGenerate => {
+                    self.moves.clear();
+                    pos.generate_into(GenType::Noisy, &mut self.moves);
+                    // Underpromotions are not worth a quiescence node.
+                    self.moves
+                        .retain(|m| m.promotion_role().map_or(true, |r| r == Role::Queen));
+                    for (i, &m) in self.moves.iter().enumerate() {
+                        self.scores[i] = noisy_score(pos, hist, m);
+                    }
+                    self.index = 0;
+                    self.stage = Stage::QNoisy;
+                }
+                Stage::QNoisy => match self.select_best() {
+                    Some(m) if m == self.tt_move => {}
+                    Some(m) => return Some(m),
+                    None => self.stage = Stage::Done,
+                },
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
+/// Captures (en passant included) and promotions.
+#[inline]
+pub fn is_noisy(pos: &Position, m: Move) -> bool {
+    m.is_promotion() || pos.is_capture(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sable_chess::CastlingMode;
+
+    fn drain(pos: &Position, mut p: MovePicker) -> Vec<Move> {
+        let hist = Histories::new();
+        let cont = Continuations::default();
+        let mut out = vec![];
+        while let Some(m) = p.next(pos, &hist, &cont) {
+            out.push(m);
+        }
+        out
+    }
+
+    const FENS: [&str; 5] = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    ];
+
+    #[test]
+    fn yields_every_legal_move_exactly_once() {
+        for fen in FENS {
+            let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+            let legal = pos.legal_moves();
+            // Try with a legal table move, an illegal one and killers of both kinds.
+            let tts = [legal[legal.len() / 2], Move::from_bits(0x0fff), Move::NULL];
+            for tt in tts {
+                let killers = [legal[0], Move::from_bits(0x1234)];
+                let mut got = drain(&pos, MovePicker::new(&pos, tt, killers));
+                got.sort_by_key(|m| m.bits());
+                let mut want: Vec<Move> = legal.iter().copied().collect();
+                want.sort_by_key(|m| m.bits());
+                assert_eq!(got, want, "{fen}");
+                if pos.is_legal(tt) {
+                    assert_eq!(drain(&pos, MovePicker::new(&pos, tt, killers))[0], tt);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn quiescence_yields_noisy_moves_or_evasions() {
+        for fen in FENS {
+            let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+            let got = drain(&pos, MovePicker::new_quiescence(&pos, Move::NULL));
+            let want: Vec<Move> = if pos.in_check() {
+                pos.legal_moves().iter().copied().collect()
+            } else {
+                pos.noisy_moves()
+                    .iter()
+                    .copied()
+                    .filter(|m| m.promotion_role().map_or(true, |r| r == Role::Queen))
+                    .collect()
+            };
+            assert_eq!(got.len(), want.len(), "{fen}");
+            assert!(got.iter().all(|m| want.contains(m)));
+        }
+    }
+}

@@ -1,0 +1,694 @@
+//! The tree search: principal variation search with quiescence, and the pruning,
+//! reduction and extension techniques, each in its own labelled block.
+
+use super::{Worker, MAX_PLY};
+use crate::history::{self, piece_to};
+use crate::movepick::{is_noisy, Continuations, MovePicker};
+use crate::report::SearchEvent;
+use crate::score::{clamp_eval, is_mate, mate_in, mated_in, DRAW, INFINITE, MATE_BOUND, NONE};
+use crate::see::{see_ge, value};
+use crate::tt::TtBound;
+use sable_chess::{Move, Role, Undo};
+use std::sync::OnceLock;
+
+/// Late move reductions by depth and move number: `ln(depth) * ln(moves)` scaled.
+fn reduction(depth: i32, move_count: usize) -> i32 {
+    static TABLE: OnceLock<Vec<[i32; 64]>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..64)
+            .map(|d| {
+                let mut row = [0; 64];
+                for (m, r) in row.iter_mut().enumerate().skip(1) {
+                    if d > 0 {
+                        *r = (0.8 + (d as f64).ln() * (m as f64).ln() / 2.3) as i32;
+                    }
+                }
+                row
+            })
+            .collect()
+    });
+    table[depth.clamp(0, 63) as usize][move_count.min(63)]
+}
+
+/// Quiet moves searched before late move pruning cuts the rest.
+fn lmp_threshold(depth: i32, improving: bool) -> usize {
+    let base = 3 + depth * depth;
+    (if improving { base } else { base / 2 }) as usize
+}
+
+impl Worker {
+    /// Plays `m` at `ply`: path key, node count, table prefetch.
+    #[inline]
+    fn make(&mut self, m: Move, ply: usize) -> Undo {
+        self.keys.push(self.pos.key());
+        self.nodes += 1;
+        let undo = self.pos.make(m);
+        self.ctx().tt.prefetch(self.pos.key());
+        self.stack[ply + 1].plies_from_null = self.stack[ply].plies_from_null + 1;
+        undo
+    }
+
+    #[inline]
+    fn unmake(&mut self, m: Move, undo: &Undo) {
+        self.pos.unmake(m, undo);
+        self.keys.pop();
+    }
+
+    /// Draw by the fifty-move rule, insufficient material or repetition: a position
+    /// seen before on the path or in the game counts already at its second occurrence.
+    fn is_draw(&self, ply: usize) -> bool {
+        let pos = &self.pos;
+        if pos.halfmoves() >= 100 && (!pos.in_check() || pos.count_legal() > 0) {
+            return true;
+        }
+        if pos.occupied().count() <= 4 && pos.is_insufficient_material() {
+            return true;
+        }
+        let window = (pos.halfmoves() as usize).min(self.stack[ply].plies_from_null);
+        let n = self.keys.len();
+        let key = pos.key();
+        let mut back = 4;
+        while back <= window.min(n) {
+            if self.keys[n - back] == key {
+                return true;
+            }
+            back += 2;
+        }
+        false
+    }
+
+    #[inline]
+    fn evaluate(&mut self) -> i32 {
+        clamp_eval(self.evaluator.evaluate(&self.pos))
+    }
+
+    fn has_non_pawn_material(&self) -> bool {
+        let pos = &self.pos;
+        (pos.us() - pos.by_role(Role::Pawn) - pos.by_role(Role::King)).any()
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let w = MAX_PLY + 2;
+        let child_len = self.pv_len[ply + 1];
+        self.pv[ply * w] = m;
+        for i in 0..child_len {
+            self.pv[ply * w + 1 + i] = self.pv[(ply + 1) * w + i];
+        }
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    fn continuations(&self, ply: usize) -> Continuations {
+        Continuations {
+            one: if ply >= 1 {
+                self.stack[ply - 1].piece_to
+            } else {
+                None
+            },
+            two: if ply >= 2 {
+                self.stack[ply - 2].piece_to
+            } else {
+                None
+            },
+        }
+    }
+
+    /// Principal variation search. `cut_node`: a fail high is expected here.
+    pub(super) fn search(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, pv_node);
+        }
+        self.pv_len[ply] = 0;
+        if self.check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply + 1);
+        let in_check = self.pos.in_check();
+
+        if !root {
+            if self.is_draw(ply) {
+                return DRAW;
+            }
+            if ply >= MAX_PLY - 1 {
+                return if in_check { DRAW } else { self.evaluate() };
+            }
+            // Mate distance pruning: no line from here can beat a shorter mate found
+            // already. (Elo: not yet measured)
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let excluded = self.stack[ply].excluded;
+        let key = self.pos.key();
+        let tt = if excluded.is_null() {
+            self.ctx().tt.probe(key, ply)
+        } else {
+            None
+        };
+        let tt_move = if root {
+            self.root_moves[self.pv_idx].mv
+        } else {
+            tt.map_or(Move::NULL, |h| h.mv)
+        };
+
+        // Transposition table cutoff (Elo: not yet measured)
+        if let Some(h) = tt {
+            let usable = match h.bound {
+                TtBound::Exact => true,
+                TtBound::Lower => h.score >= beta,
+                TtBound::Upper => h.score <= alpha,
+            };
+            if !pv_node && h.depth >= depth && usable && self.pos.halfmoves() < 90 {
+                return h.score;
+            }
+        }
+
+        // Static evaluation, refined by a table score that bounds it the right way.
+        let (static_eval, eval) = if in_check {
+            (NONE, NONE)
+        } else if !excluded.is_null() {
+            let e = self.stack[ply].static_eval;
+            (e, e)
+        } else {
+            let se = match tt {
+                Some(h) if h.eval != NONE => h.eval,
+                _ => self.evaluate(),
+            };
+            let mut eval = se;
+            if let Some(h) = tt {
+                let tighter = match h.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => h.score > se,
+                    TtBound::Upper => h.score < se,
+                };
+                if tighter && !is_mate(h.score) {
+                    eval = h.score;
+                }
+            }
+            (se, eval)
+        };
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check
+            && ply >= 2
+            && self.stack[ply - 2].static_eval != NONE
+            && static_eval > self.stack[ply - 2].static_eval;
+        self.stack[ply + 2].killers = [Move::NULL; 2];
+        self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
+
+        if !pv_node && !in_check && excluded.is_null() {
+            // Reverse futility pruning: far above beta with little depth left, a quiet
+            // position will not fall below it. (Elo: not yet measured)
+            if depth <= 8
+                && eval - 85 * (depth - i32::from(improving)) >= beta
+                && eval < MATE_BOUND
+                && beta > -MATE_BOUND
+            {
+                return eval;
+            }
+
+            // Razoring: far below alpha near the leaves, trust quiescence.
+            // (Elo: not yet measured)
+            if depth <= 3 && eval + 220 + 170 * depth <= alpha {
+                let v = self.qsearch(alpha, alpha + 1, ply, false);
+                if v <= alpha {
+                    return v;
+                }
+            }
+
+            // Null move pruning, not with only king and pawns (zugzwang) nor twice in a
+            // row; verified by a reduced search without null moves at high depth.
+            // (Elo: not yet measured)
+            if depth >= 3
+                && eval >= beta
+                && static_eval >= beta
+                && ply >= self.nmp_min_ply
+                && ply >= 1
+                && self.stack[ply - 1].piece_to.is_some()
+                && beta > -MATE_BOUND
+                && self.has_non_pawn_material()
+            {
+                let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                self.stack[ply].piece_to = None;
+                self.keys.push(key);
+                self.nodes += 1;
+                let undo = self.pos.make_null();
+                self.stack[ply + 1].plies_from_null = 0;
+                let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.pos.unmake_null(&undo);
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    let v = if v >= MATE_BOUND { beta } else { v };
+                    if depth < 12 || self.nmp_min_ply != 0 {
+                        return v;
+                    }
+                    self.nmp_min_ply = ply + (3 * (depth - r) / 4) as usize;
+                    let w = self.search(beta - 1, beta, depth - r, ply, false);
+                    self.nmp_min_ply = 0;
+                    if w >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
+
+        // Internal iterative reduction: without a table move this node is probably
+        // new and badly ordered; search it shallower first. (Elo: not yet measured)
+        if !root && depth >= 4 && tt_move.is_null() && excluded.is_null() && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        let cont = self.continuations(ply);
+        let us = self.pos.turn();
+        let killers = self.stack[ply].killers;
+        let mut picker = MovePicker::new(&self.pos, tt_move, killers);
+        let mut quiets_tried = [Move::NULL; 64];
+        let mut n_quiets = 0;
+        let mut captures_tried = [Move::NULL; 32];
+        let mut n_captures = 0;
+        let mut best = -INFINITE;
+        let mut best_move = Move::NULL;
+        let mut move_count = 0usize;
+        let mut root_index = self.pv_idx;
+        let has_material = self.has_non_pawn_material();
+
+        loop {
+            let m = if root {
+                if root_index >= self.root_moves.len() {
+                    break;
+                }
+                root_index += 1;
+                self.root_moves[root_index - 1].mv
+            } else {
+                match picker.next(&self.pos, &self.hist, &cont) {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
+            if m == excluded {
+                continue;
+            }
+            move_count += 1;
+            let noisy = is_noisy(&self.pos, m);
+            let gives_check = self.pos.gives_check(m);
+            let pt = piece_to(&self.pos, m);
+            let hist_score = if noisy {
+                self.pos
+                    .captured_role(m)
+                    .map_or(0, |r| self.hist.capture(pt, r))
+            } else {
+                self.hist.quiet(us, m)
+                    + self.hist.continuation(cont.one, pt)
+                    + self.hist.continuation(cont.two, pt)
+            };
+
+            if root && self.id == 0 && self.ctx().elapsed().as_millis() > 3000 {
+                self.emit_currmove(m, move_count);
+            }
+
+            if !root && best > -MATE_BOUND && has_material {
+                let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
+                if !noisy {
+                    // Late move pruning (Elo: not yet measured)
+                    if move_count >= lmp_threshold(depth, improving) {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    // Futility pruning (Elo: not yet measured)
+                    if !in_check
+                        && !gives_check
+                        && lmr_depth <= 8
+                        && static_eval + 130 + 110 * lmr_depth <= alpha
+                    {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    // SEE pruning of quiet moves (Elo: not yet measured)
+                    if lmr_depth <= 8 && !see_ge(&self.pos, m, -28 * lmr_depth * lmr_depth) {
+                        continue;
+                    }
+                } else {
+                    // SEE pruning of captures (Elo: not yet measured)
+                    if depth <= 8 && !gives_check && !see_ge(&self.pos, m, -95 * depth) {
+                        continue;
+                    }
+                }
+            }
+
+            let mut extension = 0;
+            if !root && ply < 2 * self.root_depth as usize {
+                let singular_candidate = match tt {
+                    Some(h) => {
+                        depth >= 8
+                            && m == tt_move
+                            && excluded.is_null()
+                            && h.bound != TtBound::Upper
+                            && h.depth >= depth - 3
+                            && !is_mate(h.score)
+                    }
+                    None => false,
+                };
+                if singular_candidate {
+                    // Singular extension: extend the table move when every other move
+                    // fails low against a margin below its score; cut when even the
+                    // others beat beta (multi-cut). (Elo: not yet measured)
+                    let tt_score = tt.map_or(0, |h| h.score);
+                    let s_beta = tt_score - 2 * depth;
+                    let s_depth = (depth - 1) / 2;
+                    self.stack[ply].excluded = m;
+                    let v = self.search(s_beta - 1, s_beta, s_depth, ply, cut_node);
+                    self.stack[ply].excluded = Move::NULL;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if v < s_beta {
+                        extension = 1;
+                        if !pv_node && v < s_beta - 25 && self.stack[ply].double_extensions < 6 {
+                            extension = 2;
+                            self.stack[ply + 1].double_extensions =
+                                self.stack[ply].double_extensions + 1;
+                        }
+                    } else if s_beta >= beta {
+                        return s_beta;
+                    } else if tt_score >= beta {
+                        extension = -1;
+                    }
+                } else if gives_check {
+                    // Check extension (Elo: not yet measured)
+                    extension = 1;
+                }
+            }
+            let new_depth = depth - 1 + extension;
+
+            self.stack[ply].piece_to = Some(pt);
+            let undo = self.make(m, ply);
+            let mut v = -INFINITE;
+            // Late move reductions: later moves in a well-ordered list rarely matter;
+            // search them shallower and re-search only if they beat alpha.
+            // (Elo: not yet measured)
+            if depth >= 2 && move_count > 1 + usize::from(root) && (!noisy || !pv_node) {
+                let mut r = reduction(depth, move_count);
+                r += i32::from(!pv_node);
+                r += i32::from(cut_node);
+                r -= i32::from(improving);
+                r -= i32::from(gives_check);
+                r -= hist_score / 8192;
+                if noisy {
+                    r -= 1;
+                }
+                let d = if new_depth <= 1 {
+                    new_depth
+                } else {
+                    (new_depth - r).clamp(1, new_depth)
+                };
+                v = -self.search(-alpha - 1, -alpha, d, ply + 1, true);
+                if v > alpha && d < new_depth {
+                    v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+            } else if !pv_node || move_count > 1 {
+                v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+            }
+            if pv_node && (move_count == 1 || (v > alpha && (root || v < beta))) {
+                v = -self.search(-beta, -alpha, new_depth, ply + 1, false);
+            }
+            self.unmake(m, &undo);
+            if self.stopped {
+                return 0;
+            }
+
+            if root {
+                let seldepth = self.seldepth;
+                let w = MAX_PLY + 2;
+                let child: Vec<Move> = self.pv[w..w + self.pv_len[1]].to_vec();
+                let first = move_count == 1;
+                let rm = self
+                    .root_moves
+                    .iter_mut()
+                    .find(|r| r.mv == m)
+                    .expect("root move");
+                if first || v > alpha {
+                    rm.score = v;
+                    rm.seldepth = seldepth;
+                    rm.pv.clear();
+                    rm.pv.push(m);
+                    rm.pv.extend_from_slice(&child);
+                    if !first {
+                        self.best_move_changes += 1;
+                    }
+                } else {
+                    rm.score = -INFINITE;
+                }
+            }
+
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+            if m != best_move {
+                if !noisy && n_quiets < quiets_tried.len() {
+                    quiets_tried[n_quiets] = m;
+                    n_quiets += 1;
+                } else if noisy && n_captures < captures_tried.len() {
+                    captures_tried[n_captures] = m;
+                    n_captures += 1;
+                }
+            }
+        }
+
+        if move_count == 0 {
+            return if !excluded.is_null() {
+                alpha
+            } else if in_check {
+                mated_in(ply)
+            } else {
+                DRAW
+            };
+        }
+
+        if best >= beta && !best_move.is_null() {
+            self.update_histories(
+                ply,
+                depth,
+                best_move,
+                &quiets_tried[..n_quiets],
+                &captures_tried[..n_captures],
+                &cont,
+            );
+        }
+
+        if excluded.is_null() && !(root && self.pv_idx > 0) {
+            let bound = if best >= beta {
+                TtBound::Lower
+            } else if pv_node && !best_move.is_null() {
+                TtBound::Exact
+            } else {
+                TtBound::Upper
+            };
+            self.ctx()
+                .tt
+                .store(key, best_move, best, static_eval, depth, bound, ply);
+        }
+        best
+    }
+
+    /// Rewards the move that cut off and punishes the ones tried before it.
+    fn update_histories(
+        &mut self,
+        ply: usize,
+        depth: i32,
+        best: Move,
+        quiets: &[Move],
+        captures: &[Move],
+        cont: &Continuations,
+    ) {
+        let bonus = history::bonus(depth);
+        let us = self.pos.turn();
+        if !is_noisy(&self.pos, best) {
+            let k = &mut self.stack[ply].killers;
+            if k[0] != best {
+                k[1] = k[0];
+                k[0] = best;
+            }
+            self.update_quiet(best, bonus, cont);
+            for &q in quiets {
+                self.update_quiet(q, -bonus, cont);
+            }
+        } else if let Some(victim) = self.pos.captured_role(best) {
+            let pt = piece_to(&self.pos, best);
+            history::apply(self.hist.capture_mut(pt, victim), bonus);
+        }
+        for &c in captures {
+            if let Some(victim) = self.pos.captured_role(c) {
+                let pt = piece_to(&self.pos, c);
+                history::apply(self.hist.capture_mut(pt, victim), -bonus);
+            }
+        }
+        let _ = us;
+    }
+
+    fn update_quiet(&mut self, m: Move, bonus: i32, cont: &Continuations) {
+        let us = self.pos.turn();
+        let pt = piece_to(&self.pos, m);
+        history::apply(self.hist.quiet_mut(us, m), bonus);
+        for e in [cont.one, cont.two].into_iter().flatten() {
+            history::apply(self.hist.continuation_mut(e, pt), bonus);
+        }
+    }
+
+    fn emit_currmove(&mut self, m: Move, number: usize) {
+        let depth = self.root_depth.max(1) as u32;
+        self.emit(SearchEvent::CurrMove {
+            depth,
+            mv: m,
+            number: (number + self.pv_idx) as u32,
+        });
+    }
+
+    /// Quiescence search: captures and queen promotions until the position is quiet;
+    /// all evasions when in check.
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply + 1);
+        if self.is_draw(ply) {
+            return DRAW;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { self.evaluate() };
+        }
+        let key = self.pos.key();
+        let tt = self.ctx().tt.probe(key, ply);
+        if let Some(h) = tt {
+            let usable = match h.bound {
+                TtBound::Exact => true,
+                TtBound::Lower => h.score >= beta,
+                TtBound::Upper => h.score <= alpha,
+            };
+            if !pv_node && usable {
+                return h.score;
+            }
+        }
+
+        let static_eval;
+        let mut best;
+        if in_check {
+            static_eval = NONE;
+            best = -INFINITE;
+        } else {
+            static_eval = match tt {
+                Some(h) if h.eval != NONE => h.eval,
+                _ => self.evaluate(),
+            };
+            best = static_eval;
+            if let Some(h) = tt {
+                let tighter = match h.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => h.score > best,
+                    TtBound::Upper => h.score < best,
+                };
+                if tighter && !is_mate(h.score) {
+                    best = h.score;
+                }
+            }
+            // Stand pat: the side to move need not capture.
+            if best >= beta {
+                if tt.is_none() {
+                    self.ctx().tt.store(
+                        key,
+                        Move::NULL,
+                        best,
+                        static_eval,
+                        -1,
+                        TtBound::Lower,
+                        ply,
+                    );
+                }
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+
+        let tt_move = tt.map_or(Move::NULL, |h| h.mv);
+        let mut picker = MovePicker::new_quiescence(&self.pos, tt_move);
+        let cont = self.continuations(ply);
+        let mut best_move = Move::NULL;
+        let mut move_count = 0;
+        let futility_base = static_eval + 160;
+        while let Some(m) = picker.next(&self.pos, &self.hist, &cont) {
+            move_count += 1;
+            if !in_check && best > -MATE_BOUND {
+                // Futility pruning in quiescence: even winning the victim for free
+                // cannot reach alpha. (Elo: not yet measured)
+                if !m.is_promotion() && !self.pos.gives_check(m) {
+                    let gain = self.pos.captured_role(m).map_or(0, value);
+                    if futility_base + gain <= alpha {
+                        best = best.max(futility_base + gain);
+                        continue;
+                    }
+                }
+                // SEE pruning in quiescence: skip captures that lose material.
+                // (Elo: not yet measured)
+                if !see_ge(&self.pos, m, 0) {
+                    continue;
+                }
+            }
+            self.stack[ply].piece_to = Some(piece_to(&self.pos, m));
+            let undo = self.make(m, ply);
+            let v = -self.qsearch(-beta, -alpha, ply + 1, pv_node);
+            self.unmake(m, &undo);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        if in_check && move_count == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best >= beta {
+            TtBound::Lower
+        } else {
+            TtBound::Upper
+        };
+        self.ctx()
+            .tt
+            .store(key, best_move, best, static_eval, 0, bound, ply);
+        best
+    }
+}

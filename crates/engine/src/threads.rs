@@ -1,0 +1,221 @@
+//! Lazy SMP: one search thread per `Threads`, all sharing the transposition table and
+//! the stop flag, each with its own position, histories and root move list. The first
+//! thread keeps the clock and reports; when it ends, every helper is told to stop.
+
+use crate::limits::SearchLimits;
+use crate::report::{SearchEvent, SearchResult};
+use crate::score::{self, INFINITE, MATE_BOUND};
+use crate::search::{RootMove, Worker};
+use crate::time::TimeBudget;
+use crate::tt::TranspositionTable;
+use sable_chess::{Move, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Signals between the protocol side and the running search; lives as long as the engine.
+#[derive(Default)]
+pub(crate) struct Control {
+    /// Every search thread polls this at every node.
+    pub stop: AtomicBool,
+    /// Set while in ponder mode; `ponderhit` clears it.
+    pub pondering: AtomicBool,
+    /// Milliseconds after the start at which `ponderhit` arrived: the clock starts there.
+    pub ponderhit_ms: AtomicU64,
+    /// Set just before the final result is reported.
+    pub finished: AtomicBool,
+}
+
+/// A node counter on its own cache line, written by one thread and read by the reporter.
+#[repr(align(64))]
+#[derive(Default)]
+pub(crate) struct NodeCounter(pub AtomicU64);
+
+/// Everything the threads of one search share.
+pub(crate) struct SearchContext {
+    pub control: Arc<Control>,
+    pub tt: Arc<TranspositionTable>,
+    pub limits: SearchLimits,
+    pub budget: Option<TimeBudget>,
+    pub multipv: usize,
+    pub start: Instant,
+    pub nodes: Vec<NodeCounter>,
+    pub root: Position,
+    pub game_keys: Vec<u64>,
+}
+
+impl SearchContext {
+    /// Nodes of all threads (the others' as of their last publication).
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|c| c.0.load(Relaxed)).sum()
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Milliseconds on our own clock: since `go`, or since `ponderhit` after pondering.
+    pub fn clock_ms(&self) -> u64 {
+        let e = self.start.elapsed().as_millis() as u64;
+        e.saturating_sub(self.control.ponderhit_ms.load(Relaxed))
+    }
+
+    /// Whether time may end the search now (not in infinite mode, not while pondering).
+    pub fn clock_runs(&self) -> bool {
+        !self.limits.infinite && !self.control.pondering.load(Relaxed)
+    }
+}
+
+pub(crate) type Reporter = Box<dyn FnMut(SearchEvent) + Send>;
+
+/// Runs one search to the end and reports its result; returns the workers for reuse.
+pub(crate) fn run(
+    mut workers: Vec<Worker>,
+    ctx: Arc<SearchContext>,
+    report: Reporter,
+) -> Vec<Worker> {
+    let mut report = report;
+    let mut root_moves: Vec<Move> = ctx.root.legal_moves().iter().copied().collect();
+    if !ctx.limits.search_moves.is_empty() {
+        let restricted: Vec<Move> = root_moves
+            .iter()
+            .copied()
+            .filter(|m| ctx.limits.search_moves.contains(m))
+            .collect();
+        if restricted.is_empty() {
+            report(SearchEvent::Note(
+                "searchmoves names no legal move; searching all moves".to_string(),
+            ));
+        } else {
+            root_moves = restricted;
+        }
+    }
+
+    if root_moves.is_empty() {
+        let value = if ctx.root.in_check() {
+            score::mated_in(0)
+        } else {
+            score::DRAW
+        };
+        report(SearchEvent::Info(crate::report::SearchInfo {
+            depth: 0,
+            seldepth: 0,
+            multipv: 1,
+            score_value: value,
+            score: score::report(value),
+            bound: crate::report::Bound::Exact,
+            wdl: score::wdl(value),
+            nodes: 0,
+            nps: 0,
+            hashfull: ctx.tt.hashfull(),
+            time: ctx.elapsed(),
+            pv: vec![],
+        }));
+        wait_for_release(&ctx);
+        ctx.control.finished.store(true, Relaxed);
+        report(SearchEvent::Finished(SearchResult {
+            best: None,
+            ponder: None,
+            score_value: value,
+            score: score::report(value),
+            depth: 0,
+            nodes: 0,
+            time: ctx.elapsed(),
+            pv: vec![],
+        }));
+        return workers;
+    }
+
+    for w in workers.iter_mut() {
+        w.prepare(ctx.clone(), &root_moves);
+    }
+    {
+        let (main, helpers) = workers.split_first_mut().expect("at least one worker");
+        std::thread::scope(|s| {
+            for h in helpers.iter_mut() {
+                std::thread::Builder::new()
+                    .name(format!("sable-helper-{}", h.id))
+                    .stack_size(crate::search::STACK_SIZE)
+                    .spawn_scoped(s, move || h.iterate())
+                    .expect("spawn a search thread");
+            }
+            main.reporter = Some(report);
+            main.iterate();
+            // In infinite and ponder mode the result waits for `stop` or `ponderhit`;
+            // the helpers go on filling the table meanwhile.
+            wait_for_release(&ctx);
+            ctx.control.stop.store(true, Relaxed);
+        });
+    }
+    let mut report = workers[0].reporter.take().expect("reporter returned");
+
+    let best = pick_best_thread(&workers, ctx.multipv);
+    let w = &workers[best];
+    if best != 0 {
+        let info = workers[0].info_for(&w.root_moves[0], w.completed_depth.max(1), 1, &ctx);
+        report(SearchEvent::Info(info));
+    }
+    let rm: &RootMove = &w.root_moves[0];
+    let best_move = rm.mv;
+    let ponder = rm.pv.get(1).copied().or_else(|| {
+        let mut pos = ctx.root.clone();
+        pos.make(best_move);
+        ctx.tt
+            .probe(pos.key(), 1)
+            .map(|h| h.mv)
+            .filter(|&m| pos.is_legal(m))
+    });
+    let value = rm.reported_score();
+    let result = SearchResult {
+        best: Some(best_move),
+        ponder,
+        score_value: value,
+        score: score::report(value),
+        depth: w.completed_depth.max(0) as u32,
+        nodes: ctx.total_nodes(),
+        time: ctx.elapsed(),
+        pv: rm.pv.clone(),
+    };
+    ctx.control.finished.store(true, Relaxed);
+    report(SearchEvent::Finished(result));
+    workers
+}
+
+/// Blocks while the search must not report yet: infinite mode or pondering, until
+/// `stop` (or `ponderhit`, which ends pondering).
+fn wait_for_release(ctx: &SearchContext) {
+    while !ctx.control.stop.load(Relaxed)
+        && (ctx.limits.infinite || ctx.control.pondering.load(Relaxed))
+    {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// The thread whose result to play: deepest completed iteration, then best score; a
+/// shorter proven mate wins outright. With MultiPV the first thread's lines are kept.
+fn pick_best_thread(workers: &[Worker], multipv: usize) -> usize {
+    if multipv > 1 {
+        return 0;
+    }
+    let mut best = 0;
+    for (i, w) in workers.iter().enumerate().skip(1) {
+        let b = &workers[best];
+        let (ws, bs) = (
+            w.root_moves[0].reported_score(),
+            b.root_moves[0].reported_score(),
+        );
+        if ws == -INFINITE || w.completed_depth == 0 {
+            continue;
+        }
+        let better = if ws >= MATE_BOUND || bs >= MATE_BOUND {
+            ws > bs
+        } else {
+            w.completed_depth > b.completed_depth
+                || (w.completed_depth == b.completed_depth && ws > bs)
+        };
+        if better {
+            best = i;
+        }
+    }
+    best
+}

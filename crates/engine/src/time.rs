@@ -1,0 +1,131 @@
+//! Time management: a soft limit (do not start another iteration past it, scaled by how
+//! stable the best move and score are) and a hard limit (abort the search), computed from
+//! the clocks, `movestogo` or `movetime`, always leaving the `Move Overhead` unused.
+
+use crate::limits::SearchLimits;
+use sable_chess::Color;
+
+/// The time budget of one move, in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Target time; the search scales it by stability and stops between iterations.
+    pub soft_ms: u64,
+    /// Never think longer than this.
+    pub hard_ms: u64,
+}
+
+/// Computes the budget for `side`, or `None` when no time limit applies.
+pub fn budget(limits: &SearchLimits, side: Color, overhead_ms: u64) -> Option<TimeBudget> {
+    // Fixed time per move: the overhead counts here too, so a GUI's latency never flags us.
+    if let Some(mt) = limits.movetime_ms {
+        let t = mt.saturating_sub(overhead_ms).max(1);
+        return Some(TimeBudget {
+            soft_ms: t,
+            hard_ms: t,
+        });
+    }
+    let clock = limits.clock(side)?;
+    // What we may spend at all: the clock minus a safety margin for the transfer.
+    let usable = clock.time_ms.saturating_sub(overhead_ms).max(1);
+    let inc = clock.inc_ms;
+    let (soft, hard_cap) = match limits.moves_to_go {
+        // Repeating controls: spread over the moves to go, a little more early on.
+        Some(mtg) if mtg > 0 => {
+            let mtg = u64::from(mtg.min(50));
+            let soft = usable / (mtg + 1) + inc * 3 / 4;
+            let cap = if mtg == 1 {
+                usable * 8 / 10
+            } else {
+                usable / 2
+            };
+            (soft, cap)
+        }
+        // Sudden death: assume about 35 more moves, the increment pays for most of one.
+        _ => {
+            let soft = usable / 35 + inc * 3 / 4;
+            (soft, usable * 4 / 10)
+        }
+    };
+    let soft = soft.min(hard_cap).max(1);
+    let hard = (soft * 5).min(hard_cap).max(soft);
+    Some(TimeBudget {
+        soft_ms: soft,
+        hard_ms: hard,
+    })
+}
+
+/// How much of the soft limit to use after an iteration, in percent: more when the best
+/// move just changed or the score dropped, less when both have been stable.
+pub fn stability_scale(best_move_changes: u32, score_drop: i32, stable_iterations: u32) -> u64 {
+    let mut pct: u64 = 100;
+    pct += u64::from(best_move_changes.min(4)) * 25;
+    if score_drop > 0 {
+        pct += (score_drop.min(100) as u64) * 6 / 10;
+    }
+    if stable_iterations >= 6 && best_move_changes == 0 {
+        pct = pct * 6 / 10;
+    } else if stable_iterations >= 3 && best_move_changes == 0 {
+        pct = pct * 8 / 10;
+    }
+    pct
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Clock;
+
+    fn clocks(ms: u64, inc: u64) -> SearchLimits {
+        SearchLimits {
+            clocks: [
+                Some(Clock {
+                    time_ms: ms,
+                    inc_ms: inc,
+                }),
+                Some(Clock {
+                    time_ms: 1,
+                    inc_ms: 0,
+                }),
+            ],
+            ..SearchLimits::default()
+        }
+    }
+
+    #[test]
+    fn movetime_subtracts_overhead() {
+        let l = SearchLimits {
+            movetime_ms: Some(1000),
+            ..SearchLimits::default()
+        };
+        let b = budget(&l, Color::White, 30).unwrap();
+        assert_eq!(b.hard_ms, 970);
+        let b = budget(&l, Color::White, 5000).unwrap();
+        assert_eq!(b.hard_ms, 1);
+    }
+
+    #[test]
+    fn never_beyond_the_clock() {
+        for ms in [1u64, 10, 50, 100, 1000, 10_000, 600_000] {
+            for inc in [0u64, 10, 100, 5000] {
+                for mtg in [None, Some(1), Some(2), Some(40)] {
+                    let mut l = clocks(ms, inc);
+                    l.moves_to_go = mtg;
+                    let b = budget(&l, Color::White, 20).unwrap();
+                    assert!(b.soft_ms <= b.hard_ms);
+                    assert!(
+                        b.hard_ms <= ms.saturating_sub(20).max(1),
+                        "{ms} {inc} {mtg:?}: {b:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn uses_the_side_to_moves_clock() {
+        let l = clocks(60_000, 0);
+        assert!(budget(&l, Color::White, 10).unwrap().soft_ms > 1000);
+        assert_eq!(budget(&l, Color::Black, 10).unwrap().hard_ms, 1);
+        assert!(budget(&SearchLimits::depth(5), Color::White, 10).is_none());
+    }
+}
