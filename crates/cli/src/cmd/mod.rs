@@ -3,8 +3,8 @@
 pub mod bench;
 pub mod eval;
 pub mod magics;
-pub mod moves;
 pub mod match_cmd;
+pub mod moves;
 pub mod perft;
 pub mod pgn;
 pub mod random_games;
