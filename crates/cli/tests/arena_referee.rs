@@ -203,7 +203,11 @@ fn sprt_stops_the_match_when_a_bound_is_crossed() {
     assert!(r.ok, "{}", r.stderr);
     assert!(r.stdout.contains("H1 was accepted"), "{}", r.stdout);
     let games = tags(&r.pgn, "Result").len();
-    assert!(games < 100 && games % 2 == 0, "{games} games: {}", r.stdout);
+    assert!(
+        games < 100 && games.is_multiple_of(2),
+        "{games} games: {}",
+        r.stdout
+    );
     assert!(
         r.stdout
             .contains(&format!("Ptnml(0-2): [0, 0, 0, 0, {}]", games / 2)),

@@ -64,7 +64,7 @@ impl Standings {
             pairs,
             pending: HashMap::new(),
             faults: vec![Faults::default(); opts.engines.len()],
-            paired: opts.repeat && opts.games % 2 == 0,
+            paired: opts.repeat && opts.games.is_multiple_of(2),
             sprt: opts.sprt,
             decision: Decision::Continue,
             llr: 0.0,
@@ -142,7 +142,7 @@ impl Standings {
         self.progress.inc(1);
         self.progress.set_message(self.short_line(0));
         if self.interval > 0
-            && self.games % self.interval as u64 == 0
+            && self.games.is_multiple_of(self.interval as u64)
             && (self.games as usize) < self.total
         {
             self.say(&self.score_lines());
