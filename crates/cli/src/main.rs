@@ -37,6 +37,8 @@ enum Command {
     Tune(cmd::tune::Args),
     /// Play engines (UCI or xboard) against each other: matches, gauntlets, SPRT.
     Match(cmd::match_cmd::Args),
+    /// Run an engine over an EPD test suite (bm/am, STS points); report solved and missed.
+    Epd(cmd::epd::Args),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +57,7 @@ fn main() -> ExitCode {
         Some(Command::Eval(args)) => cmd::eval::run(args),
         Some(Command::Tune(args)) => cmd::tune::run(args),
         Some(Command::Match(args)) => cmd::match_cmd::run(args),
+        Some(Command::Epd(args)) => cmd::epd::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

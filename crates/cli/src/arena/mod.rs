@@ -15,5 +15,6 @@ pub mod referee;
 pub mod sprt;
 pub mod standings;
 pub mod stats;
+pub mod suite;
 pub mod tc;
 pub mod tournament;
