@@ -39,6 +39,8 @@ enum Command {
     Match(cmd::match_cmd::Args),
     /// Run an engine over an EPD test suite (bm/am, STS points); report solved and missed.
     Epd(cmd::epd::Args),
+    /// Measure a material imbalance in pawns by engine self-play (e.g. q-bnn).
+    Imbalance(cmd::imbalance::Args),
 }
 
 fn main() -> ExitCode {
@@ -58,6 +60,7 @@ fn main() -> ExitCode {
         Some(Command::Tune(args)) => cmd::tune::run(args),
         Some(Command::Match(args)) => cmd::match_cmd::run(args),
         Some(Command::Epd(args)) => cmd::epd::run(args),
+        Some(Command::Imbalance(args)) => cmd::imbalance::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

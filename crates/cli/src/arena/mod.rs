@@ -7,6 +7,7 @@
 pub mod adjudication;
 pub mod engine;
 pub mod game;
+pub mod imbalance;
 pub mod notation;
 pub mod openings;
 pub mod options;

@@ -41,6 +41,7 @@ pub struct Standings {
     total: usize,
     interval: u32,
     progress: ProgressBar,
+    game_lines: bool,
     pub terminations: HashMap<String, u64>,
 }
 
@@ -72,6 +73,7 @@ impl Standings {
             total,
             interval: opts.rating_interval,
             progress,
+            game_lines: opts.game_lines,
             terminations: HashMap::new(),
         }
     }
@@ -123,14 +125,16 @@ impl Standings {
             }
         }
         *self.terminations.entry(g.reason.clone()).or_insert(0) += 1;
-        self.say(&format!(
-            "Finished game {} ({} vs {}): {} {{{}}}",
-            g.number,
-            g.white_name,
-            g.black_name,
-            g.result.pgn(),
-            g.reason
-        ));
+        if self.game_lines {
+            self.say(&format!(
+                "Finished game {} ({} vs {}): {} {{{}}}",
+                g.number,
+                g.white_name,
+                g.black_name,
+                g.result.pgn(),
+                g.reason
+            ));
+        }
         if let Some(s) = self.sprt {
             self.llr = if self.paired {
                 s.llr_pentanomial(&self.penta[0])

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod epd;
 pub mod eval;
+pub mod imbalance;
 pub mod magics;
 pub mod match_cmd;
 pub mod moves;
