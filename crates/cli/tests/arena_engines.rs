@@ -204,3 +204,36 @@ fn stockfish_chess960_and_epd_openings() {
     check_games(&pgn, 2);
     assert_eq!(tag_values(&pgn, "SetUp"), ["1", "1"]);
 }
+
+/// The CI smoke test of our own engine: `sable` with no arguments speaks UCI. Two short
+/// games against itself from the PGN book must end without any engine fault.
+#[test]
+fn sable_engine_smoke_match() {
+    let book = data_dir().join("books/8moves_v3.pgn");
+    let (stdout, pgn) = play(
+        "sable-smoke",
+        &[
+            "-engine",
+            &format!("cmd={SABLE}"),
+            "name=SableA",
+            "-engine",
+            &format!("cmd={SABLE}"),
+            "name=SableB",
+            "-each",
+            "tc=1+0.05",
+            "timemargin=200",
+            "option.Hash=8",
+            "-openings",
+            &format!("file={}", book.display()),
+            "start=7",
+            "-games",
+            "2",
+            "-repeat",
+            "-maxmoves",
+            "40",
+        ],
+    );
+    check_games(&pgn, 2);
+    assert!(stdout.contains("  SableA: 0 / 0 / 0 / 0"), "{stdout}");
+    assert!(stdout.contains("  SableB: 0 / 0 / 0 / 0"), "{stdout}");
+}
