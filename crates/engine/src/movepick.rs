@@ -246,7 +246,7 @@ impl MovePicker {
                     pos.generate_into(GenType::Noisy, &mut self.moves);
                     // Underpromotions are not worth a quiescence node.
                     self.moves
-                        .retain(|m| m.promotion_role().map_or(true, |r| r == Role::Queen));
+                        .retain(|m| m.promotion_role().is_none_or(|r| r == Role::Queen));
                     for (i, &m) in self.moves.iter().enumerate() {
                         self.scores[i] = noisy_score(pos, hist, m);
                     }
@@ -325,7 +325,7 @@ mod tests {
                 pos.noisy_moves()
                     .iter()
                     .copied()
-                    .filter(|m| m.promotion_role().map_or(true, |r| r == Role::Queen))
+                    .filter(|m| m.promotion_role().is_none_or(|r| r == Role::Queen))
                     .collect()
             };
             assert_eq!(got.len(), want.len(), "{fen}");

@@ -444,8 +444,8 @@ impl Position {
             let target_ok =
                 m.to() == to || (m.is_castle() && !chess960 && m.castle_king_to() == to);
             target_ok
-                && file.map_or(true, |f| m.from().file() == f)
-                && rank.map_or(true, |r| m.from().rank() == r)
+                && file.is_none_or(|f| m.from().file() == f)
+                && rank.is_none_or(|r| m.from().rank() == r)
                 && m.promotion_role() == promotion
         };
         let legal = self.legal_moves();

@@ -94,7 +94,7 @@ fn load(path: &str, limit: Option<usize>) -> Result<(Data, usize), CliError> {
             t.scale[1] as f64 / SCALE_NORMAL as f64,
         ]);
         d.result.push(result);
-        d.validation.push(d.result.len() % 10 == 0);
+        d.validation.push(d.result.len().is_multiple_of(10));
     }
     bar.finish_and_clear();
     Ok((d, skipped))

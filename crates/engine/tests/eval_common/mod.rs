@@ -116,13 +116,13 @@ pub fn position_pool() -> Vec<Position> {
                 .copied()
                 .filter(|m| pos.is_capture(*m))
                 .collect();
-            let m = if !captures.is_empty() && rng.next() % 3 != 0 {
+            let m = if !captures.is_empty() && !rng.next().is_multiple_of(3) {
                 captures[rng.next() as usize % captures.len()]
             } else {
                 moves[rng.next() as usize % moves.len()]
             };
             pos.make(m);
-            if rng.next() % 4 == 0 {
+            if rng.next().is_multiple_of(4) {
                 out.push(pos.clone());
             }
             if pos.occupied().count() <= 3 {
