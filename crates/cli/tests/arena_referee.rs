@@ -314,3 +314,61 @@ fn ctrl_c_saves_the_games_and_prints_the_summary() {
     assert!(rest.contains("Results of A vs B:"), "{rest}");
     assert!(rest.contains(&format!("Games: {saved},")), "{rest}");
 }
+
+#[test]
+fn gauntlet_plays_the_first_engine_against_each_other_and_ranks_them() {
+    let out = Command::new(SABLE)
+        .args(["match", "-engine", &format!("cmd={FAKE}"), "name=Hero"])
+        .args([
+            "-engine",
+            &format!("cmd={FAKE}"),
+            "name=R1",
+            "arg=--random",
+            "arg=1",
+        ])
+        .args([
+            "-engine",
+            &format!("cmd={FAKE}"),
+            "name=Bad",
+            "arg=--illegal-at",
+            "arg=3",
+        ])
+        .args([
+            "-tournament",
+            "gauntlet",
+            "-each",
+            "depth=1",
+            "-games",
+            "2",
+            "-rounds",
+            "2",
+        ])
+        .args(["-maxmoves", "30", "-noprogress"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("Results of Hero vs R1:"), "{stdout}");
+    assert!(stdout.contains("Results of Hero vs Bad:"), "{stdout}");
+    assert!(!stdout.contains("Results of R1 vs Bad:"), "{stdout}");
+    assert_eq!(stdout.matches("Finished game").count(), 8, "{stdout}");
+    let table: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("Rank"))
+        .skip(1)
+        .take(3)
+        .collect();
+    assert!(
+        table[0].contains("Hero") && table[0].contains(" 8 "),
+        "{stdout}"
+    );
+    assert!(
+        table[2].contains("Bad") && table[2].contains("0.0%"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("  Bad: 0 / 4 / 0 / 0"), "{stdout}");
+}
