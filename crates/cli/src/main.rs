@@ -37,6 +37,10 @@ enum Command {
     Tune(cmd::tune::Args),
     /// Play engines (UCI or xboard) against each other: matches, gauntlets, SPRT.
     Match(cmd::match_cmd::Args),
+    /// Run an engine over an EPD test suite (bm/am, STS points); report solved and missed.
+    Epd(cmd::epd::Args),
+    /// Measure a material imbalance in pawns by engine self-play (e.g. q-bnn).
+    Imbalance(cmd::imbalance::Args),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +59,8 @@ fn main() -> ExitCode {
         Some(Command::Eval(args)) => cmd::eval::run(args),
         Some(Command::Tune(args)) => cmd::tune::run(args),
         Some(Command::Match(args)) => cmd::match_cmd::run(args),
+        Some(Command::Epd(args)) => cmd::epd::run(args),
+        Some(Command::Imbalance(args)) => cmd::imbalance::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
