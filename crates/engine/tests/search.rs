@@ -187,7 +187,7 @@ fn threads_share_work_and_agree_on_a_mate() {
     let mut e = Engine::new();
     e.set_threads(3).unwrap();
     e.set_position(Some(fen), &[]).unwrap();
-    let r = e.search(SearchLimits::depth(8), |_| {}).unwrap();
+    let r = e.search(SearchLimits::depth(14), |_| {}).unwrap();
     assert_eq!(r.score, ScoreReport::Mate(2));
     assert_eq!(uci(fen, &r), "g3g6");
 }
