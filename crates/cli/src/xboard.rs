@@ -10,7 +10,7 @@ use crate::uci::Wire;
 use sable_chess::{Color, Move, Position};
 use sable_engine::session::{
     looks_like_move, outcome_text, parse_any_move, parse_level, parse_seconds, Mode, SearchId,
-    Session,
+    Session, TimeControl,
 };
 use sable_engine::{Bound, ScoreReport, SearchEvent, SearchInfo, SearchLimits, SearchResult};
 use sable_engine::{HASH_MB, MOVE_OVERHEAD_MS, THREADS};
@@ -138,8 +138,15 @@ fn feature_lines() -> Vec<String> {
 
 impl Xboard {
     pub fn new(wire: Wire, tx: Sender<Msg>) -> Xboard {
+        let mut session = Session::default();
+        // xboard's own default, until the GUI says otherwise.
+        session.timing.control = Some(TimeControl {
+            moves: 40,
+            base_ms: 300_000,
+            inc_ms: 0,
+        });
         Xboard {
-            session: Session::default(),
+            session,
             wire,
             tx,
             post: false,
