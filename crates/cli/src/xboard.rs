@@ -125,13 +125,13 @@ fn feature_lines() -> Vec<String> {
             env!("CARGO_PKG_VERSION")
         ),
         format!(
-            "feature option=\"Move Overhead -spin {} {} {}\"",
+            "feature option=\"MoveOverhead -spin {} {} {}\"",
             MOVE_OVERHEAD_MS.1, MOVE_OVERHEAD_MS.0, MOVE_OVERHEAD_MS.2
         ),
-        "feature option=\"Resign Score -spin 1000 0 100000\"".to_string(),
-        "feature option=\"Resign Moves -spin 3 1 100\"".to_string(),
-        "feature option=\"Draw Score -spin -50 -100000 100000\"".to_string(),
-        "feature option=\"Clear Hash -button\"".to_string(),
+        "feature option=\"ResignScore -spin 1000 0 100000\"".to_string(),
+        "feature option=\"ResignMoves -spin 3 1 100\"".to_string(),
+        "feature option=\"DrawScore -spin -50 -100000 100000\"".to_string(),
+        "feature option=\"ClearHash -button\"".to_string(),
         "feature done=1".to_string(),
     ]
 }
@@ -598,29 +598,35 @@ impl Xboard {
             None => (rest.trim(), None),
         };
         let number = |v: Option<&str>| v.and_then(|v| v.parse::<i64>().ok());
-        match (name, number(value)) {
-            ("Move Overhead", Some(ms)) => {
+        // Names carry no spaces (some clients cannot read them); spaced forms are accepted.
+        let key: String = name
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        match (key.as_str(), number(value)) {
+            ("moveoverhead", Some(ms)) => {
                 self.session.abandon_search();
                 if let Err(e) = self.session.engine.set_move_overhead(ms) {
                     self.error(&e.to_string(), line);
                 }
             }
-            ("Resign Score", Some(cp)) if (0..=100_000).contains(&cp) => {
+            ("resignscore", Some(cp)) if (0..=100_000).contains(&cp) => {
                 self.judgement.resign_cp = cp as i32
             }
-            ("Resign Moves", Some(n)) if (1..=100).contains(&n) => {
+            ("resignmoves", Some(n)) if (1..=100).contains(&n) => {
                 self.judgement.resign_moves = n as u32
             }
-            ("Draw Score", Some(cp)) if (-100_000..=100_000).contains(&cp) => {
+            ("drawscore", Some(cp)) if (-100_000..=100_000).contains(&cp) => {
                 self.judgement.draw_cp = cp as i32
             }
-            ("Clear Hash", None) => {
+            ("clearhash", None) => {
                 self.session.abandon_search();
                 if let Err(e) = self.session.engine.clear_hash() {
                     self.error(&e.to_string(), line);
                 }
             }
-            ("Move Overhead" | "Resign Score" | "Resign Moves" | "Draw Score", _) => {
+            ("moveoverhead" | "resignscore" | "resignmoves" | "drawscore", _) => {
                 self.error("bad option value", line)
             }
             _ => self.error("unknown option", line),

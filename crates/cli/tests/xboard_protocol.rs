@@ -31,7 +31,7 @@ fn handshake_lists_the_features() {
         "smp=1",
         "variants=\"normal,fischerandom\"",
         "myname=\"Sable",
-        "option=\"Move Overhead -spin",
+        "option=\"MoveOverhead -spin",
         "done=1",
     ] {
         assert!(features.contains(f), "missing feature {f} in {features}");
@@ -384,7 +384,7 @@ fn claims_mates_and_draws_with_reasons() {
 fn resigns_and_answers_draw_offers_by_the_score() {
     let mut e = Engine::start();
     e.send("new");
-    e.send("option Resign Score=0");
+    e.send("option ResignScore=0");
     e.send("sd 6");
     // Black (the engine) has a bare king against a queen: hopeless.
     let mut pos = fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
@@ -395,7 +395,7 @@ fn resigns_and_answers_draw_offers_by_the_score() {
     e.expect(|l| l == "offer draw");
     // With resigning on after one bad move, the next reply is a resignation.
     e.send("option Resign Score=500");
-    e.send("option Resign Moves=1");
+    e.send("option ResignMoves=1");
     let king = pos.king(sable_chess::Color::White);
     let m = pos
         .legal_moves()
