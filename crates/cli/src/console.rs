@@ -540,8 +540,9 @@ impl Console {
                         last = info.pv.first().map(|&m| pos.san(m));
                     }
                     SearchEvent::Finished(r) => {
-                        if let Some(m) = r.best {
-                            last = Some(pos.san(m));
+                        // Stopped at once, the search may not have finished one iteration.
+                        if last.is_none() {
+                            last = r.best.map(|m| pos.san(m));
                         }
                         break;
                     }

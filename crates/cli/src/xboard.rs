@@ -130,7 +130,7 @@ fn feature_lines() -> Vec<String> {
         ),
         "feature option=\"ResignScore -spin 1000 0 100000\"".to_string(),
         "feature option=\"ResignMoves -spin 3 1 100\"".to_string(),
-        "feature option=\"DrawScore -spin -50 -100000 100000\"".to_string(),
+        "feature option=\"DrawScore -spin -200 -100000 100000\"".to_string(),
         "feature option=\"ClearHash -button\"".to_string(),
         "feature done=1".to_string(),
     ]
@@ -157,7 +157,7 @@ impl Xboard {
             judgement: Judgement {
                 resign_cp: 1000,
                 resign_moves: 3,
-                draw_cp: -50,
+                draw_cp: -200,
             },
             bad_scores: 0,
             last_score: None,

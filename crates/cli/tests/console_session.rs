@@ -101,7 +101,14 @@ fn console_script() {
     assert!(has("error: set: hash needs a whole number"), "{out}");
     assert!(has("error: set: no option named 'bogus'"), "{out}");
     assert!(has("error: go: unknown parameter 'sideways'"), "{out}");
-    assert!(has("best move Rd8#") || has("no move found"), "{out}");
+    // Analysis stopped by the next (empty) line: how deep it got depends on the machine.
+    assert!(has("analysing; press Enter to stop"), "{out}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("best move ") || *l == "no move found"),
+        "{out}"
+    );
     // `exit` ends the session: the last `fen` is not answered.
     assert_eq!(
         lines.iter().filter(|l| l.starts_with("6k1/5ppp")).count(),

@@ -408,12 +408,16 @@ fn resigns_and_answers_draw_offers_by_the_score() {
     e.expect(|l| l == "resign");
     // An even position: a draw offer is declined (nothing is sent).
     e.send("new");
+    e.send("st 0.2");
     let mut pos = Position::startpos();
     e.user_move(&mut pos, "e2e4");
     e.expect_move(&mut pos);
     e.send("draw");
     assert!(e.sync().iter().all(|l| l != "offer draw"));
-    // Without any time control from the GUI the engine still moves (40 moves in 5 minutes).
+    e.quit();
+    // Without any time control from the GUI a fresh engine still moves (40 moves in 5
+    // minutes is assumed; the clock says 5 seconds are left).
+    let mut e = Engine::start();
     e.send("new");
     e.send("time 500");
     let mut pos = Position::startpos();
