@@ -625,4 +625,73 @@ mod tests {
         assert!(looks_like_move("exd5") && looks_like_move("e8=Q"));
         assert!(!looks_like_move("hello") && !looks_like_move("post") && !looks_like_move("sd"));
     }
+
+    fn quiet(_: SearchId, _: SearchEvent) {}
+
+    #[test]
+    fn takebacks_and_redo_keep_the_turn() {
+        let mut s = Session::default();
+        s.new_game().unwrap();
+        for text in ["e2e4", "e7e5", "g1f3"] {
+            let m = parse_any_move(&s.position(), text).unwrap();
+            s.play(m).unwrap();
+        }
+        assert_eq!(s.position().turn(), Color::Black);
+        assert_eq!(s.take_back(2), 2);
+        assert_eq!(s.position().turn(), Color::Black);
+        assert_eq!(s.moves().len(), 1);
+        assert_eq!(
+            s.redo().unwrap().map(|m| m.to_uci(false).to_string()),
+            Some("e7e5".into())
+        );
+        assert_eq!(s.take_back(5), 2);
+        assert_eq!(s.position().fen(), Position::startpos().fen());
+        // A different move forgets what could be redone.
+        let m = parse_any_move(&s.position(), "d4").unwrap();
+        s.play(m).unwrap();
+        assert_eq!(s.redo().unwrap(), None);
+    }
+
+    #[test]
+    fn pondering_hides_the_guess_and_takes_it_back() {
+        let mut s = Session::default();
+        s.new_game().unwrap();
+        let e4 = parse_any_move(&s.position(), "e4").unwrap();
+        s.play(e4).unwrap();
+        let before = s.position().fen();
+        let guess = parse_any_move(&s.position(), "c5").unwrap();
+        s.ponder_on(guess, quiet).unwrap();
+        assert_eq!(s.mode(), Mode::Pondering);
+        assert_eq!(s.position().fen(), before);
+        assert_eq!(s.moves().len(), 1);
+        assert_eq!(s.outcome(), None);
+        // A miss: the guess is taken back, the real move played.
+        let e5 = parse_any_move(&s.position(), "e5").unwrap();
+        assert!(!s.ponder_hit(e5));
+        s.play(e5).unwrap();
+        assert_eq!(s.moves().len(), 2);
+        assert_eq!(s.mode(), Mode::Waiting);
+        // A hit: the guess becomes the game move and the search goes on as thinking.
+        let guess = parse_any_move(&s.position(), "Nf3").unwrap();
+        s.ponder_on(guess, quiet).unwrap();
+        assert!(s.ponder_hit(guess));
+        assert_eq!(s.mode(), Mode::Thinking);
+        assert_eq!(s.moves().len(), 3);
+        s.abandon_search();
+        assert_eq!(s.mode(), Mode::Waiting);
+        assert_eq!(s.moves().len(), 3);
+    }
+
+    #[test]
+    fn abandoned_searches_are_not_current() {
+        let mut s = Session::default();
+        let id = s.analyse(quiet).unwrap();
+        assert!(s.is_current(id));
+        s.stop_analysing();
+        assert!(!s.is_current(id));
+        assert_eq!(s.mode(), Mode::Observing);
+        let id2 = s.think_with(SearchLimits::depth(2), quiet).unwrap();
+        assert_ne!(id, id2);
+        assert_eq!(s.side(), Some(Color::White));
+    }
 }
