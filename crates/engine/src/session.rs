@@ -480,7 +480,9 @@ impl Session {
         let side = self.side.unwrap_or(!self.engine.position().turn());
         self.engine.play(guess)?;
         self.ponder_move = Some(guess);
-        let mut limits = self.timing.limits(side, self.moves_made_by_side_to_move());
+        // Counted with the guess played: the engine is on move after it.
+        let made = (self.engine.moves().len() / 2) as u32;
+        let mut limits = self.timing.limits(side, made);
         limits.ponder = true;
         match self.start(limits, Mode::Pondering, on_event) {
             Ok(id) => Ok(id),
