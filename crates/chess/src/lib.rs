@@ -21,6 +21,7 @@ pub mod attacks;
 pub mod book;
 mod castling;
 mod color;
+pub mod game;
 pub mod history;
 mod moves;
 pub mod notation;

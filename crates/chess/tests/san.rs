@@ -33,6 +33,15 @@ fn check_position(pos: &Position) -> usize {
             .to_move(&theirs)
             .unwrap_or_else(|e| panic!("shakmaty rejects {uci} in {}: {e}", pos.fen()));
         let expected = SanPlus::from_move(theirs.clone(), &their_move).to_string();
+        // UCI both ways, in the position's own castling convention.
+        let mode = if pos.is_chess960() {
+            shakmaty::CastlingMode::Chess960
+        } else {
+            shakmaty::CastlingMode::Standard
+        };
+        let own_uci = m.to_uci(pos.is_chess960()).to_string();
+        assert_eq!(own_uci, UciMove::from_move(&their_move, mode).to_string());
+        assert_eq!(pos.parse_uci(&own_uci), Ok(m), "{own_uci} in {}", pos.fen());
         let san = pos.san(m);
         assert_eq!(san, expected, "SAN of {uci} in {}", pos.fen());
         assert_eq!(
@@ -236,6 +245,11 @@ fn error_messages_name_the_move_the_position_and_why() {
     // en passant that would expose the king along the rank
     let e = err("8/8/8/KPp4r/8/8/8/7k w - c6 0 2", "bxc6", false);
     assert!(e.contains("pinned"), "{e}");
+    let e = err("4k3/8/8/8/8/8/5r2/4K3 w - - 0 1", "Kd2", false);
+    assert!(
+        e.contains("the white king cannot go to d2: the square is attacked"),
+        "{e}"
+    );
     let e = err(start, "", false);
     assert!(e.contains("empty"), "{e}");
 }

@@ -46,6 +46,10 @@ enum Command {
     Xboard,
     /// An interactive console: board, moves, analysis, PGN/FEN files.
     Console,
+    /// Run an engine over an EPD test suite (bm/am, STS points); report solved and missed.
+    Epd(cmd::epd::Args),
+    /// Measure a material imbalance in pawns by engine self-play (e.g. q-bnn).
+    Imbalance(cmd::imbalance::Args),
 }
 
 /// No subcommand: the first command line decides the protocol (`uci` or `xboard`); a
@@ -102,6 +106,8 @@ fn main() -> ExitCode {
         Some(Command::Eval(args)) => cmd::eval::run(args),
         Some(Command::Tune(args)) => cmd::tune::run(args),
         Some(Command::Match(args)) => cmd::match_cmd::run(args),
+        Some(Command::Epd(args)) => cmd::epd::run(args),
+        Some(Command::Imbalance(args)) => cmd::imbalance::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

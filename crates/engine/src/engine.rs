@@ -72,6 +72,8 @@ pub enum EngineError {
     Move { index: usize, source: UciMoveError },
     #[error(transparent)]
     IllegalMove(#[from] UciMoveError),
+    #[error("the search thread failed: {0}")]
+    Thread(String),
 }
 
 /// The engine.
@@ -373,7 +375,11 @@ impl Engine {
                 self.running = Some(h);
                 Ok(())
             }
-            Err(e) => panic!("cannot start the search thread: {e}"),
+            Err(e) => {
+                // The workers went with the closure; start over with fresh ones.
+                self.workers = (0..self.options.threads).map(Worker::new).collect();
+                Err(EngineError::Thread(e.to_string()))
+            }
         }
     }
 
@@ -432,7 +438,7 @@ impl Engine {
             }
         }
         self.wait();
-        Ok(result.expect("a search always finishes with a result"))
+        result.ok_or_else(|| EngineError::Thread("the search ended without a result".into()))
     }
 }
 

@@ -8,7 +8,8 @@
 
 use crate::history::{piece_to, Histories, PieceTo};
 use crate::see::{see_ge, value};
-use sable_chess::{GenType, Move, MoveList, Position, Role, MAX_MOVES};
+use sable_chess::attacks::{bishop_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use sable_chess::{GenType, Move, MoveList, Position, Role, SquareSet, MAX_MOVES};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
@@ -26,6 +27,8 @@ enum Stage {
     QTable,
     QGenerate,
     QNoisy,
+    QGenerateChecks,
+    QChecks,
     Done,
 }
 
@@ -47,6 +50,8 @@ pub struct MovePicker {
     bad: MoveList,
     bad_index: usize,
     skip_quiets: bool,
+    /// Quiescence at its first ply also yields quiet checks.
+    quiet_checks: bool,
 }
 
 /// Ordering value of a capture or promotion: victim first, then the capture history.
@@ -67,10 +72,45 @@ fn noisy_score(pos: &Position, hist: &Histories, m: Move) -> i32 {
     s
 }
 
+/// For each role, the squares from which it would attack the enemy king: a cheap test
+/// for direct checks (discovered checks are not worth the time when only ordering).
+fn check_squares(pos: &Position) -> [SquareSet; 6] {
+    let us = pos.turn();
+    let king = pos.king(!us);
+    let occ = pos.occupied();
+    let diagonal = bishop_attacks(king, occ);
+    let straight = rook_attacks(king, occ);
+    [
+        pawn_attacks(!us, king),
+        knight_attacks(king),
+        diagonal,
+        straight,
+        diagonal | straight,
+        SquareSet::EMPTY,
+    ]
+}
+
+/// Ordering value of a quiet move: its histories, and a bonus for a direct check, since
+/// quiet checks (often mating) would otherwise come late and fall to pruning.
 #[inline]
-fn quiet_score(pos: &Position, hist: &Histories, cont: &Continuations, m: Move) -> i32 {
+fn quiet_score(
+    pos: &Position,
+    hist: &Histories,
+    cont: &Continuations,
+    checks: &[SquareSet; 6],
+    m: Move,
+) -> i32 {
     let pt = piece_to(pos, m);
-    hist.quiet(pos.turn(), m) + hist.continuation(cont.one, pt) + hist.continuation(cont.two, pt)
+    let role = pos.role_at(m.from()).unwrap_or(Role::King);
+    let check = if !m.is_castle() && checks[role.index()].contains(m.to()) {
+        16_384
+    } else {
+        0
+    };
+    hist.quiet(pos.turn(), m)
+        + hist.continuation(cont.one, pt)
+        + hist.continuation(cont.two, pt)
+        + check
 }
 
 impl MovePicker {
@@ -96,15 +136,21 @@ impl MovePicker {
             bad: MoveList::new(),
             bad_index: 0,
             skip_quiets: false,
+            quiet_checks: false,
         }
     }
 
-    /// For quiescence search: noisy moves only unless in check.
-    pub fn new_quiescence(pos: &Position, tt_move: Move) -> MovePicker {
+    /// For quiescence search: noisy moves (and quiet checks if `quiet_checks`), or all
+    /// evasions in check.
+    pub fn new_quiescence(pos: &Position, tt_move: Move, quiet_checks: bool) -> MovePicker {
         let mut p = MovePicker::new(pos, tt_move, [Move::NULL; 2]);
+        p.quiet_checks = quiet_checks;
         if !pos.in_check() {
             p.stage = Stage::QTable;
-            if !p.tt_move.is_null() && !is_noisy(pos, p.tt_move) {
+            let tt_fits = p.tt_move.is_null()
+                || is_noisy(pos, p.tt_move)
+                || (quiet_checks && pos.gives_check(p.tt_move));
+            if !tt_fits {
                 p.tt_move = Move::NULL;
             }
         }
@@ -187,8 +233,9 @@ impl MovePicker {
                     self.index = 0;
                     if !self.skip_quiets {
                         pos.generate_into(GenType::Quiet, &mut self.moves);
+                        let checks = check_squares(pos);
                         for (i, &m) in self.moves.iter().enumerate() {
-                            self.scores[i] = quiet_score(pos, hist, cont, m);
+                            self.scores[i] = quiet_score(pos, hist, cont, &checks, m);
                         }
                     }
                     self.stage = Stage::Quiet;
@@ -220,11 +267,12 @@ impl MovePicker {
                 Stage::GenerateEvasions => {
                     self.moves.clear();
                     pos.generate_into(GenType::All, &mut self.moves);
+                    let checks = check_squares(pos);
                     for (i, &m) in self.moves.iter().enumerate() {
                         self.scores[i] = if is_noisy(pos, m) {
                             1_000_000 + noisy_score(pos, hist, m)
                         } else {
-                            quiet_score(pos, hist, cont, m)
+                            quiet_score(pos, hist, cont, &checks, m)
                         };
                     }
                     self.index = 0;
@@ -254,6 +302,28 @@ impl MovePicker {
                     self.stage = Stage::QNoisy;
                 }
                 Stage::QNoisy => match self.select_best() {
+                    Some(m) if m == self.tt_move => {}
+                    Some(m) => return Some(m),
+                    None => {
+                        self.stage = if self.quiet_checks {
+                            Stage::QGenerateChecks
+                        } else {
+                            Stage::Done
+                        }
+                    }
+                },
+                Stage::QGenerateChecks => {
+                    self.moves.clear();
+                    self.index = 0;
+                    pos.generate_into(GenType::Quiet, &mut self.moves);
+                    self.moves.retain(|m| pos.gives_check(m));
+                    let checks = check_squares(pos);
+                    for (i, &m) in self.moves.iter().enumerate() {
+                        self.scores[i] = quiet_score(pos, hist, cont, &checks, m);
+                    }
+                    self.stage = Stage::QChecks;
+                }
+                Stage::QChecks => match self.select_best() {
                     Some(m) if m == self.tt_move => {}
                     Some(m) => return Some(m),
                     None => self.stage = Stage::Done,
@@ -318,7 +388,7 @@ mod tests {
     fn quiescence_yields_noisy_moves_or_evasions() {
         for fen in FENS {
             let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
-            let got = drain(&pos, MovePicker::new_quiescence(&pos, Move::NULL));
+            let got = drain(&pos, MovePicker::new_quiescence(&pos, Move::NULL, false));
             let want: Vec<Move> = if pos.in_check() {
                 pos.legal_moves().iter().copied().collect()
             } else {
@@ -330,6 +400,17 @@ mod tests {
             };
             assert_eq!(got.len(), want.len(), "{fen}");
             assert!(got.iter().all(|m| want.contains(m)));
+            // With quiet checks: the same plus every quiet move that gives check.
+            let got = drain(&pos, MovePicker::new_quiescence(&pos, Move::NULL, true));
+            let checks = if pos.in_check() {
+                0
+            } else {
+                pos.quiet_moves()
+                    .iter()
+                    .filter(|&&m| pos.gives_check(m))
+                    .count()
+            };
+            assert_eq!(got.len(), want.len() + checks, "{fen}");
         }
     }
 }

@@ -151,7 +151,9 @@ pub(crate) fn run(
 
     let best = pick_best_thread(&workers, ctx.multipv);
     let w = &workers[best];
-    if best != 0 {
+    // A final line for what is played when it was not the last one reported: another
+    // thread's result, or an iteration cut short by the clock or `stop`.
+    if best != 0 || workers[0].was_stopped() {
         let info = workers[0].info_for(&w.root_moves[0], w.completed_depth.max(1), 1, &ctx);
         report(SearchEvent::Info(info));
     }

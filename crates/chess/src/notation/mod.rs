@@ -2,10 +2,10 @@
 //! strict and a lenient reader) and EPD records. UCI notation lives with `Move::to_uci`
 //! and `Position::parse_uci`; [`uci_move`] adds the mode-flag form used by game records.
 
-// mod epd;
+mod epd;
 mod san;
 
-// pub use epd::{Epd, EpdError, Operand, Operation};
+pub use epd::{Epd, EpdError, Operand, Operation};
 pub use san::{SanError, SanMode, SanText};
 
 use crate::{Move, Position};

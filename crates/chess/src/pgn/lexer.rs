@@ -213,10 +213,13 @@ impl<R: BufRead> Lexer<R> {
             }
             self.pos = end;
             let sym = &self.line[start..end];
-            if let Some(result) = GameResult::from_token(sym) {
-                return Ok(Tok::Result(result));
+            if matches!(c, b'0' | b'1' | b'*' | 0xc2) {
+                if let Some(result) = GameResult::from_token(sym) {
+                    return Ok(Tok::Result(result));
+                }
             }
-            if sym.bytes().all(|b| b == b'.') {
+            // Dots alone, and `e.p.` written apart from its capture, carry no move.
+            if sym.bytes().all(|b| b == b'.') || sym == "e.p." {
                 continue;
             }
             // Suffix annotations (`e4!?`) become NAGs; put them back as their own token.
@@ -311,13 +314,14 @@ impl<R: BufRead> Lexer<R> {
         }
         self.text.push_str(&self.line[chunk..i]);
         i += 1;
+        let after_value = i;
         while i < bytes.len() && is_space(bytes[i]) {
             i += 1;
         }
         if i >= bytes.len() || bytes[i] != b']' {
             self.pos = self.line.len();
             return Err(self.error(
-                i.min(bytes.len()),
+                if i >= bytes.len() { after_value } else { i },
                 format!(
                     "tag '{}': ']' expected after the value",
                     &self.line[name.0..name.1]
@@ -353,9 +357,32 @@ impl<R: BufRead> Lexer<R> {
                     "comment '{' is never closed by '}'".into(),
                 ));
             }
+            if looks_like_tag(&self.line) {
+                // The next game has begun: recover there rather than swallow it.
+                self.mark = start_mark;
+                return Err(LexError::Syntax(
+                    start_mark,
+                    "comment '{' is not closed by '}' before the next game's tags".into(),
+                ));
+            }
             from = 0;
         }
     }
+}
+
+/// A line that starts with `[Name "`: a tag pair, not comment text.
+fn looks_like_tag(line: &str) -> bool {
+    let Some(rest) = line.strip_prefix('[') else {
+        return false;
+    };
+    let name_len = rest
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        .count();
+    name_len > 0
+        && rest[name_len..]
+            .trim_start_matches([' ', '\t'])
+            .starts_with('"')
 }
 
 #[inline]

@@ -48,7 +48,7 @@ pub trait Visitor {
 ///
 /// ```
 /// use sable_chess::pgn::{GameTree, PgnReader};
-/// let text = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 {good} Nc6 *\n\n1. e4 Ke7?? 1-0\n";
+/// let text = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 {good} Nc6 *\n\n1. e4 Ke6 1-0\n";
 /// let mut reader = PgnReader::new(text.as_bytes());
 /// let first = reader.read_tree().unwrap().unwrap();
 /// assert_eq!(first.mainline().len(), 4);
@@ -104,8 +104,7 @@ impl<R: BufRead> PgnReader<R> {
                 match self.lexer.next() {
                     Ok(Tok::Eof) => return None,
                     Ok(Tok::Result(_)) => {
-                        // Two in a row: the first was a stray duplicate.
-                        self.lexer.mark = mark;
+                        // Two in a row: both are strays.
                         continue;
                     }
                     Ok(Tok::Tag { .. }) => {

@@ -17,13 +17,32 @@ impl StartPosition {
     pub fn tag(&mut self, name: &str, value: &str) -> Result<(), GameError> {
         match name {
             "FEN" => self.fen = Some(value.trim().to_string()),
-            "Variant" => match value.trim().to_ascii_lowercase().as_str() {
-                "" | "standard" | "chess" | "normal" | "from position" | "from_position"
-                | "fromposition" => {}
-                "chess960" | "chess 960" | "960" | "fischerandom" | "fischerrandom"
-                | "fischer random" | "fischer-random" => self.chess960 = true,
-                _ => return Err(GameError::Variant(value.to_string())),
-            },
+            "Variant" => {
+                // Compared without allocating: every lichess game has this tag.
+                let v = value.trim();
+                let is = |names: &[&str]| names.iter().any(|n| v.eq_ignore_ascii_case(n));
+                if is(&[
+                    "chess960",
+                    "chess 960",
+                    "960",
+                    "fischerandom",
+                    "fischerrandom",
+                    "fischer random",
+                    "fischer-random",
+                ]) {
+                    self.chess960 = true;
+                } else if !is(&[
+                    "",
+                    "standard",
+                    "chess",
+                    "normal",
+                    "from position",
+                    "from_position",
+                    "fromposition",
+                ]) {
+                    return Err(GameError::Variant(value.to_string()));
+                }
+            }
             _ => {}
         }
         Ok(())
@@ -33,7 +52,8 @@ impl StartPosition {
     /// only make sense in Chess960.
     pub fn position(&self) -> Result<Position, GameError> {
         let Some(fen) = &self.fen else {
-            let mut pos = Position::startpos();
+            static START: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+            let mut pos = START.get_or_init(Position::startpos).clone();
             pos.set_chess960(self.chess960);
             return Ok(pos);
         };

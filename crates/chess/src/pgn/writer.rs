@@ -41,7 +41,10 @@ struct Wrap<'a> {
 impl Wrap<'_> {
     fn word(&mut self, w: &str) {
         let len = w.chars().count();
-        if self.col > 0 && !self.glue {
+        if self.col > 0 && self.glue && self.col + len > self.columns {
+            self.out.push('\n');
+            self.col = 0;
+        } else if self.col > 0 && !self.glue {
             if self.col + 1 + len > self.columns {
                 self.out.push('\n');
                 self.col = 0;

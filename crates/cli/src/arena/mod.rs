@@ -7,6 +7,7 @@
 pub mod adjudication;
 pub mod engine;
 pub mod game;
+pub mod imbalance;
 pub mod notation;
 pub mod openings;
 pub mod options;
@@ -15,5 +16,6 @@ pub mod referee;
 pub mod sprt;
 pub mod standings;
 pub mod stats;
+pub mod suite;
 pub mod tc;
 pub mod tournament;

@@ -37,6 +37,8 @@ pub struct MatchOptions {
     pub rating_interval: u32,
     pub event: String,
     pub progress: bool,
+    /// Print a line for every finished game.
+    pub game_lines: bool,
 }
 
 /// A command line that does not make sense, with what and where.
@@ -200,6 +202,7 @@ pub fn parse(args: &[String]) -> Result<MatchOptions, OptionsError> {
         rating_interval: 10,
         event: "sable match".to_string(),
         progress: true,
+        game_lines: true,
     };
     let mut i = 0;
     while i < args.len() {

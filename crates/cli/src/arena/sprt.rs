@@ -193,6 +193,12 @@ mod tests {
             0.5323128812403615,
             1e-7,
         );
+        // Degenerate: every pair won twice (zeros regularized).
+        close(
+            spec(0.0, 20.0).llr_pentanomial(&Penta([0, 0, 0, 0, 50])),
+            3.900843930561482,
+            1e-6,
+        );
         close(
             spec(0.0, 2.0).llr_pentanomial(&Penta([3, 150, 700, 140, 2])),
             -0.2080180530191024,

@@ -41,6 +41,7 @@ pub struct Standings {
     total: usize,
     interval: u32,
     progress: ProgressBar,
+    game_lines: bool,
     pub terminations: HashMap<String, u64>,
 }
 
@@ -72,6 +73,7 @@ impl Standings {
             total,
             interval: opts.rating_interval,
             progress,
+            game_lines: opts.game_lines,
             terminations: HashMap::new(),
         }
     }
@@ -123,14 +125,16 @@ impl Standings {
             }
         }
         *self.terminations.entry(g.reason.clone()).or_insert(0) += 1;
-        self.say(&format!(
-            "Finished game {} ({} vs {}): {} {{{}}}",
-            g.number,
-            g.white_name,
-            g.black_name,
-            g.result.pgn(),
-            g.reason
-        ));
+        if self.game_lines {
+            self.say(&format!(
+                "Finished game {} ({} vs {}): {} {{{}}}",
+                g.number,
+                g.white_name,
+                g.black_name,
+                g.result.pgn(),
+                g.reason
+            ));
+        }
         if let Some(s) = self.sprt {
             self.llr = if self.paired {
                 s.llr_pentanomial(&self.penta[0])
@@ -264,6 +268,9 @@ impl Standings {
                 }
             }
         }
+        if self.names.len() > 2 {
+            out.push_str(&self.table());
+        }
         out.push_str("Faults (losses by time / illegal move / crash / stall):\n");
         for (i, f) in self.faults.iter().enumerate() {
             out.push_str(&format!(
@@ -276,6 +283,58 @@ impl Standings {
         out.push_str("Game endings:\n");
         for (reason, n) in ends {
             out.push_str(&format!("  {n:>5}  {reason}\n"));
+        }
+        out
+    }
+
+    /// Each engine's results against the field, best first (gauntlets, round robins).
+    fn table(&self) -> String {
+        let mut rows: Vec<(usize, Wdl)> = (0..self.names.len())
+            .map(|e| {
+                let mut t = Wdl::default();
+                for (p, r) in self.wdl.iter().enumerate() {
+                    let r = match self.pairs[p] {
+                        (a, _) if a == e => *r,
+                        (_, b) if b == e => Wdl {
+                            wins: r.losses,
+                            draws: r.draws,
+                            losses: r.wins,
+                        },
+                        _ => continue,
+                    };
+                    t.wins += r.wins;
+                    t.draws += r.draws;
+                    t.losses += r.losses;
+                }
+                (e, t)
+            })
+            .filter(|(_, t)| t.games() > 0)
+            .collect();
+        rows.sort_by(|a, b| b.1.score().total_cmp(&a.1.score()));
+        let width = self.names.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
+        let mut out = format!(
+            "Rank {:<width$} {:>8} {:>8} {:>6} {:>7} {:>6}\n",
+            "Name", "Elo", "+/-", "Games", "Score", "Draw"
+        );
+        for (rank, (e, t)) in rows.iter().enumerate() {
+            let est = elo_trinomial(t);
+            let num = |x: f64| {
+                if x.is_nan() {
+                    "n/a".to_string()
+                } else {
+                    format!("{:.1}", x + 0.0)
+                }
+            };
+            out.push_str(&format!(
+                "{:>4} {:<width$} {:>8} {:>8} {:>6} {:>6.1}% {:>5.1}%\n",
+                rank + 1,
+                self.names[*e],
+                num(est.elo),
+                num(est.error),
+                t.games(),
+                100.0 * t.score(),
+                100.0 * t.draw_ratio()
+            ));
         }
         out
     }

@@ -82,8 +82,9 @@ pub struct EloEstimate {
 
 fn estimate(mu: f64, var: f64, n: f64) -> EloEstimate {
     let stderr = (var / n).sqrt();
-    let lo = elo(mu - Z95 * stderr);
-    let hi = elo(mu + Z95 * stderr);
+    // An interval reaching past 0 % or 100 % has an unbounded Elo side.
+    let lo = elo((mu - Z95 * stderr).clamp(0.0, 1.0));
+    let hi = elo((mu + Z95 * stderr).clamp(0.0, 1.0));
     EloEstimate {
         elo: elo(mu),
         error: (hi - lo) / 2.0,
@@ -220,6 +221,12 @@ mod tests {
             losses: 5,
         };
         assert_eq!(los(&even), 0.5);
+        let lopsided = Wdl {
+            wins: 9,
+            draws: 1,
+            losses: 0,
+        };
+        assert_eq!(elo_trinomial(&lopsided).error, f64::INFINITY);
         assert_eq!(elo_trinomial(&even).elo, 0.0);
     }
 

@@ -67,8 +67,12 @@ pub fn schedule(n_engines: usize, kind: Kind, rounds: u32, games: u32, repeat: b
 /// Where openings come from for a run.
 pub enum OpeningSource {
     Book(Book),
-    Chess960 { seed: u64 },
+    Chess960 {
+        seed: u64,
+    },
     StartPos,
+    /// Given positions, used in turn.
+    List(Vec<Opening>),
 }
 
 impl OpeningSource {
@@ -87,6 +91,8 @@ impl OpeningSource {
                 Ok((n as usize, opening))
             }
             OpeningSource::StartPos => Ok((0, startpos())),
+            OpeningSource::List(list) if list.is_empty() => Err("no start positions".into()),
+            OpeningSource::List(list) => Ok((seq % list.len(), list[seq % list.len()].clone())),
         }
     }
 }
@@ -97,12 +103,14 @@ enum Msg {
 }
 
 /// Runs the match to the end (or to an SPRT decision or Ctrl-C) and returns the
-/// standings. PGN games are appended to `opts.pgn_out` as they finish.
+/// standings, with the games when `keep` is set. PGN games are appended to
+/// `opts.pgn_out` as they finish.
 pub fn run(
     opts: &MatchOptions,
     openings: &OpeningSource,
     cancel: Arc<AtomicBool>,
-) -> Result<Standings, String> {
+    keep: bool,
+) -> Result<(Standings, Vec<GameRecord>), String> {
     let jobs = schedule(
         opts.engines.len(),
         opts.kind,
@@ -125,6 +133,7 @@ pub fn run(
     let mut standings = Standings::new(opts, total);
     let (tx, rx) = mpsc::channel::<Msg>();
     let mut fatal = None;
+    let mut kept = Vec::new();
     std::thread::scope(|scope| {
         for _ in 0..opts.concurrency.min(total) {
             let tx = tx.clone();
@@ -150,6 +159,9 @@ pub fn run(
                     if standings.add(&record) != Decision::Continue {
                         cancel.store(true, Ordering::SeqCst);
                     }
+                    if keep {
+                        kept.push(*record);
+                    }
                 }
                 Msg::Fatal(e) => {
                     fatal.get_or_insert(e);
@@ -161,7 +173,7 @@ pub fn run(
     standings.finish();
     match fatal {
         Some(e) => Err(e),
-        None => Ok(standings),
+        None => Ok((standings, kept)),
     }
 }
 
@@ -173,7 +185,7 @@ fn worker(
     tx: mpsc::Sender<Msg>,
     cancel: Arc<AtomicBool>,
 ) {
-    // Engines by (engine index, slot): self-play needs two processes of one engine.
+    // Engines by (engine index, slot).
     let mut engines: HashMap<(usize, usize), Engine> = HashMap::new();
     let mut started: HashMap<(usize, usize), u32> = HashMap::new();
     loop {
@@ -190,7 +202,12 @@ fn worker(
                 break;
             }
         };
-        let keys = [(job.white, 0), (job.black, 1)];
+        // Self-play needs two processes of one engine; otherwise one per engine, so
+        // that a crash is noticed whichever colour the engine plays next.
+        let keys = [
+            (job.white, 0),
+            (job.black, usize::from(job.white == job.black)),
+        ];
         let mut failed = None;
         for key in keys {
             let alive = engines.get_mut(&key).is_some_and(Engine::is_alive);

@@ -71,9 +71,9 @@ pub fn run(args: Args) -> CliResult {
         }
         eprintln!("\nsable match: interrupted; finishing the report (Ctrl-C again to quit now)");
     });
-    let result = tournament::run(&opts, &openings, cancel.clone());
+    let result = tournament::run(&opts, &openings, cancel.clone(), false);
     let standings = match result {
-        Ok(s) => s,
+        Ok((s, _)) => s,
         Err(e) => return Err(CliError::msg(e)),
     };
     if cancel.load(Ordering::SeqCst) && standings.decision == crate::arena::sprt::Decision::Continue

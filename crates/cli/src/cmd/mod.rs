@@ -1,7 +1,9 @@
 //! One module per subcommand. Each exposes `Args` (clap) and `run(Args) -> Result<(), CliError>`.
 
 pub mod bench;
+pub mod epd;
 pub mod eval;
+pub mod imbalance;
 pub mod magics;
 pub mod match_cmd;
 pub mod moves;

@@ -1,6 +1,6 @@
 //! `sable moves`: every legal move of a position, in SAN (default) or UCI, space-separated.
 
-use super::CliResult;
+use super::{CliError, CliResult};
 use sable_chess::{CastlingMode, Position};
 
 #[derive(clap::Args)]
@@ -17,6 +17,12 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> CliResult {
+    println!("{}", list(&args)?);
+    Ok(())
+}
+
+/// The line `run` prints.
+fn list(args: &Args) -> Result<String, CliError> {
     let mode = if args.chess960 {
         CastlingMode::Chess960
     } else {
@@ -42,6 +48,31 @@ pub fn run(args: Args) -> CliResult {
             }
         })
         .collect();
-    println!("{}", words.join(" "));
-    Ok(())
+    Ok(words.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(fen: &str, chess960: bool, uci: bool) -> Args {
+        Args {
+            fen: Some(fen.to_string()),
+            chess960,
+            uci,
+        }
+    }
+
+    #[test]
+    fn san_by_default_uci_on_request_in_either_castling_form() {
+        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        let san = list(&args(fen, false, false)).unwrap();
+        assert!(san.contains("Rxa8+") && san.ends_with("O-O O-O-O"), "{san}");
+        assert_eq!(san.split(' ').count(), 26);
+        let uci = list(&args(fen, false, true)).unwrap();
+        assert!(uci.ends_with("e1g1 e1c1"), "{uci}");
+        let uci960 = list(&args(fen, true, true)).unwrap();
+        assert!(uci960.ends_with("e1h1 e1a1"), "{uci960}");
+        assert!(list(&args("8/8/8 w", false, false)).is_err());
+    }
 }

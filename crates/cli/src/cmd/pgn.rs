@@ -51,6 +51,8 @@ struct Checker<W> {
     game: u64,
     mainline_ply: u64,
     result_seen: bool,
+    /// Variation depth, kept here too so that syntax-only runs count mainline plies.
+    depth: usize,
 }
 
 impl<W: Write> Visitor for Checker<W> {
@@ -60,6 +62,7 @@ impl<W: Write> Visitor for Checker<W> {
         self.game += 1;
         self.mainline_ply = 0;
         self.result_seen = false;
+        self.depth = 0;
         if let Some(r) = &mut self.replay {
             r.begin_game();
         }
@@ -81,14 +84,10 @@ impl<W: Write> Visitor for Checker<W> {
         Ok(())
     }
     fn san(&mut self, san: &str) -> Result<(), GameError> {
-        let mainline = match &mut self.replay {
-            Some(r) => {
-                r.play_san(san)?;
-                r.depth() == 0
-            }
-            None => true,
-        };
-        if mainline {
+        if let Some(r) = &mut self.replay {
+            r.play_san(san)?;
+        }
+        if self.depth == 0 {
             self.stats.plies += 1;
             self.mainline_ply += 1;
             self.write_epd()?;
@@ -105,12 +104,14 @@ impl<W: Write> Visitor for Checker<W> {
     }
     fn begin_variation(&mut self) -> Result<(), GameError> {
         self.stats.variations += 1;
+        self.depth += 1;
         match &mut self.replay {
             Some(r) => r.begin_variation(),
             None => Ok(()),
         }
     }
     fn end_variation(&mut self) -> Result<(), GameError> {
+        self.depth = self.depth.saturating_sub(1);
         match &mut self.replay {
             Some(r) => r.end_variation(),
             None => Ok(()),
@@ -186,6 +187,7 @@ pub fn run(args: Args) -> CliResult {
         game: 0,
         mainline_ply: 0,
         result_seen: false,
+        depth: 0,
     };
     let progress = if size >= PROGRESS_BYTES {
         let bar = ProgressBar::new(size);
@@ -285,4 +287,60 @@ fn print_stats(s: &Stats, kinds: &[u64; 6]) {
         "errors: {} syntax, {} moves, {} FEN, {} variant, {} other, {} read",
         kinds[0], kinds[1], kinds[2], kinds[3], kinds[4], kinds[5]
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sable_chess::notation::Epd;
+
+    fn check(text: &str, validate: bool, epd: bool) -> (Checker<Vec<u8>>, u64) {
+        let mut checker = Checker {
+            replay: validate.then(|| Replayer::new(SanMode::Strict)),
+            stats: Stats::default(),
+            epd: epd.then(Vec::new),
+            game: 0,
+            mainline_ply: 0,
+            result_seen: false,
+            depth: 0,
+        };
+        let mut reader = PgnReader::new(text.as_bytes());
+        let mut errors = 0;
+        while let Some(r) = reader.read_game(&mut checker) {
+            errors += u64::from(r.is_err());
+        }
+        (checker, errors)
+    }
+
+    const GAMES: &str = "[Event \"a\"]\n\n1. e4 e5 (1... c5 2. Nf3) 2. Nf3 {x} Nc6 $1 1-0\n\n\
+                         1. d4 d5 2. c4 *\n\n1. e4 e5 2. Ke3 *\n";
+
+    #[test]
+    fn counts_mainline_plies_with_or_without_replay() {
+        let (syntax, syntax_errors) = check(GAMES, false, false);
+        let (replayed, replay_errors) = check(GAMES, true, false);
+        assert_eq!(syntax_errors, 0, "syntax alone cannot see the illegal Ke3");
+        assert_eq!(replay_errors, 1);
+        assert_eq!(syntax.stats.plies, 4 + 3 + 3);
+        assert_eq!(replayed.stats.plies, 4 + 3 + 2);
+        assert_eq!(replayed.stats.variations, 1);
+        assert_eq!((replayed.stats.comments, replayed.stats.nags), (1, 1));
+        assert_eq!(replayed.stats.results[GameResult::WhiteWins as usize], 1);
+    }
+
+    #[test]
+    fn epd_output_reads_back_as_the_replayed_positions() {
+        let (checker, _) = check(GAMES, true, true);
+        let text = String::from_utf8(checker.epd.unwrap()).unwrap();
+        let records: Vec<Epd> = text.lines().map(|l| l.parse().unwrap()).collect();
+        // Start position plus one per mainline move of the two good games, and the
+        // broken game's positions up to its illegal move.
+        assert_eq!(records.len(), 5 + 4 + 3);
+        assert_eq!(records[0].position, sable_chess::Position::startpos());
+        assert_eq!(records[4].id(), Some("game 1 ply 4"));
+        assert_eq!(
+            records[4].position.fen(),
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+        );
+    }
 }

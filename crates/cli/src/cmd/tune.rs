@@ -15,10 +15,10 @@ pub struct Args {
     /// Labelled positions, one `FEN | result` per line.
     data: String,
     /// Passes of gradient descent over all positions.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 3000)]
     epochs: u32,
     /// Adam step size, in centipawns.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 0.5)]
     rate: f64,
     /// Start from the hand-set seed values instead of the committed parameters.
     #[arg(long)]
@@ -32,6 +32,13 @@ pub struct Args {
     /// Use at most this many positions.
     #[arg(long)]
     limit: Option<usize>,
+    /// Ridge weight pulling each value towards its starting point (per centipawn squared):
+    /// game results from club blitz are noisy and many terms are nearly collinear.
+    #[arg(long, default_value_t = 1e-8)]
+    lambda: f64,
+    /// Parameters used by fewer training positions than this keep their starting value.
+    #[arg(long, default_value_t = 300)]
+    min_count: usize,
 }
 
 /// The traced positions, flattened: `coeffs[start[i]..start[i + 1]]` is position i's.
@@ -179,6 +186,49 @@ fn gradient(d: &Data, p: &[f64], k: f64, grad: &mut [f64]) {
     grad.iter_mut().for_each(|g| *g /= n);
 }
 
+/// How many training positions use each parameter (mg and eg alike).
+fn usage(d: &Data) -> Vec<usize> {
+    let mut count = vec![0; params::NUM_PARAMS];
+    for i in 0..d.len() {
+        if !d.validation[i] {
+            for &(k, _) in &d.coeffs[d.start[i]..d.start[i + 1]] {
+                count[k as usize] += 1;
+            }
+        }
+    }
+    count
+}
+
+/// Moves the average of each piece's piece-square and mobility tables into its
+/// material value. Every piece counts exactly one entry of each, so no evaluation
+/// changes; the material values just read as what a piece is worth on average.
+fn normalise(v: &mut [(i32, i32)]) {
+    use params::*;
+    let tables: [(usize, usize, usize); 9] = [
+        (0, PST + 8, 48), // pawns stand on ranks 2-7 only
+        (1, PST + 64, 64),
+        (2, PST + 128, 64),
+        (3, PST + 192, 64),
+        (4, PST + 256, 64),
+        (1, MOB_KNIGHT, 9),
+        (2, MOB_BISHOP, 14),
+        (3, MOB_ROOK, 15),
+        (4, MOB_QUEEN, 28),
+    ];
+    for (role, start, len) in tables {
+        let (sm, se) = v[start..start + len]
+            .iter()
+            .fold((0, 0), |a, x| (a.0 + x.0, a.1 + x.1));
+        let (mm, me) = (sm / len as i32, se / len as i32);
+        for x in &mut v[start..start + len] {
+            x.0 -= mm;
+            x.1 -= me;
+        }
+        v[MATERIAL + role].0 += mm;
+        v[MATERIAL + role].1 += me;
+    }
+}
+
 pub fn run(args: Args) -> CliResult {
     let start: Vec<(i32, i32)> = if args.from_seed {
         seed::seed()
@@ -215,10 +265,21 @@ pub fn run(args: Args) -> CliResult {
     let mut m = vec![0.0; p.len()];
     let mut v = vec![0.0; p.len()];
     let mut grad = vec![0.0; p.len()];
+    let start_values = p.clone();
+    let frozen: Vec<bool> = usage(&data).iter().map(|&c| c < args.min_count).collect();
+    eprintln!(
+        "{} parameters used by fewer than {} positions keep their values",
+        frozen.iter().filter(|f| **f).count(),
+        args.min_count
+    );
     let bar = ProgressBar::new(args.epochs as u64).with_style(style("tuning"));
     for epoch in 1..=args.epochs {
         gradient(&data, &p, k, &mut grad);
         for j in 0..p.len() {
+            if frozen[j / 2] {
+                continue;
+            }
+            grad[j] += 2.0 * args.lambda * (p[j] - start_values[j]);
             m[j] = b1 * m[j] + (1.0 - b1) * grad[j];
             v[j] = b2 * v[j] + (1.0 - b2) * grad[j] * grad[j];
             let mh = m[j] / (1.0 - b1.powi(epoch as i32));
@@ -241,6 +302,7 @@ pub fn run(args: Args) -> CliResult {
             )
         })
         .collect();
+    normalise(&mut tuned);
     seed::anchor_queen_vs_minors(&mut tuned);
     let rounded: Vec<f64> = tuned
         .iter()
@@ -251,17 +313,20 @@ pub fn run(args: Args) -> CliResult {
         loss(&data, &rounded, k, true),
     );
     let summary = format!(
-        "{} positions from {}, K = {k:.4}, {} epochs at rate {}{}.\nLoss (training / validation): before {:.6} / {:.6}, after {:.6} / {:.6}.",
+        "{} positions from {}, K = {k:.4}, {} epochs at rate {}, lambda {}{}.\nLoss (training / validation): before {:.6} / {:.6}, after {:.6} / {:.6}.",
         data.len(),
         args.data.rsplit('/').next().unwrap_or(&args.data),
         args.epochs,
         args.rate,
+        args.lambda,
         if args.from_seed { ", from the seed values" } else { "" },
         before.0,
         before.1,
         after.0,
         after.1
     );
+    let command: Vec<String> = std::env::args().skip(1).collect();
+    let summary = format!("{summary}\nCommand: sable {}", command.join(" "));
     eprintln!("{summary}");
     if let Some(out) = &args.out {
         std::fs::write(out, params::to_source(&tuned, &summary)).map_err(|source| {

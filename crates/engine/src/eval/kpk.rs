@@ -57,14 +57,14 @@ fn initial(white_to_move: bool, wk: usize, bk: usize, pawn: usize) -> State {
             return State::Win;
         }
     } else {
-        let escapes = king_moves(bk)
+        let mut escapes = king_moves(bk)
             .filter(|&s| !adjacent(s, wk) && !pawn_attacks(pawn).contains(Square::from_index(s)));
-        let escapes: Vec<usize> = escapes.collect();
-        if escapes.is_empty() {
+        if escapes.next().is_none() {
             // No mate is possible in KPK, so this is stalemate.
             return State::Draw;
         }
-        if escapes.contains(&pawn) && !adjacent(wk, pawn) {
+        // The defender takes an unguarded pawn.
+        if adjacent(bk, pawn) && !adjacent(wk, pawn) {
             return State::Draw;
         }
     }

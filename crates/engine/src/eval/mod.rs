@@ -31,6 +31,9 @@ use sink::{Breakdown, Sink, Total, Trace};
 /// Evaluations are in centipawns; a pawn in the endgame is worth about this much.
 pub const PAWN_VALUE: i32 = 100;
 
+/// No evaluation is larger than this in absolute value, far below mate scores.
+pub const MAX_EVAL: i32 = 12_000;
+
 /// One thread's evaluator.
 #[derive(Default)]
 pub struct Evaluator {
@@ -70,13 +73,16 @@ impl Evaluator {
 
     /// Centipawns for the side to move.
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        if pos.is_insufficient_material() {
+            return 0;
+        }
         if let Some(eg) = endgame::probe(pos) {
             return endgame::evaluate(pos, eg);
         }
         let mut total = Total::default();
         let entry = self.pawns.probe(pos, &mut total);
         terms(pos, &entry, &mut total);
-        let white = taper(pos, total.0);
+        let white = taper(pos, total.0).clamp(-MAX_EVAL, MAX_EVAL);
         if pos.turn() == Color::White {
             white
         } else {
@@ -92,8 +98,9 @@ impl Evaluator {
         let total = b.terms.iter().fold(S::ZERO, |acc, t| acc + t[0] - t[1]);
         let endgame = endgame::probe(pos);
         let white = match endgame {
+            _ if pos.is_insufficient_material() => 0,
             Some(eg) => endgame::evaluate(pos, eg) * pos.turn().sign(),
-            None => taper(pos, total),
+            None => taper(pos, total).clamp(-MAX_EVAL, MAX_EVAL),
         };
         Report {
             terms: b.terms,
@@ -108,7 +115,7 @@ impl Evaluator {
 /// The tuning trace of `pos`, or `None` where a specialised endgame evaluation
 /// decides (those scores are not made of parameters).
 pub fn trace(pos: &Position) -> Option<TracePoint> {
-    if endgame::probe(pos).is_some() {
+    if endgame::probe(pos).is_some() || pos.is_insufficient_material() {
         return None;
     }
     let mut t = Trace::default();

@@ -35,7 +35,9 @@ pub const THREAT_BY_KING: usize = THREAT_BY_ROOK + 5;
 pub const HANGING: usize = THREAT_BY_KING + 1;
 pub const TEMPO: usize = HANGING + 1;
 pub const QUEEN_VS_MINORS: usize = TEMPO + 1; // by rooks each side keeps: 0, 1, 2
-pub const NUM_PARAMS: usize = QUEEN_VS_MINORS + 3;
+pub const SAFE_CHECK: usize = QUEEN_VS_MINORS + 3; // by checking role: knight, bishop, rook, queen
+pub const OUTPOST: usize = SAFE_CHECK + 4; // knight, bishop
+pub const NUM_PARAMS: usize = OUTPOST + 2;
 
 /// The groups `sable eval` reports.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -84,6 +86,8 @@ impl Term {
     /// The term a parameter index belongs to.
     pub fn of(index: usize) -> Term {
         match index {
+            i if i >= OUTPOST => Term::Pieces,
+            i if i >= SAFE_CHECK => Term::KingSafety,
             i if i < PST => Term::Material,
             i if i < MOB_KNIGHT => Term::Pst,
             i if i < PASSED => Term::Mobility,
@@ -132,6 +136,12 @@ pub fn name(index: usize) -> String {
         (HANGING, "threat.hanging"),
         (TEMPO, "tempo"),
     ];
+    if index >= OUTPOST {
+        return format!("pieces.outpost.{}", ROLE_NAMES[1 + index - OUTPOST]);
+    }
+    if index >= SAFE_CHECK {
+        return format!("king.safe_check.{}", ROLE_NAMES[1 + index - SAFE_CHECK]);
+    }
     if index >= QUEEN_VS_MINORS {
         return format!(
             "imbalance.queen_vs_three_minors.rooks[{}]",
@@ -217,4 +227,33 @@ pub fn to_source(values: &[(i32, i32)], header: &str) -> String {
     }
     out.push_str("];\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_parameter_has_its_own_name() {
+        let names: std::collections::HashSet<String> = (0..NUM_PARAMS).map(name).collect();
+        assert_eq!(names.len(), NUM_PARAMS);
+        assert_eq!(name(PST + 64 + 28), "pst.knight.e4");
+        assert_eq!(name(MOB_ROOK + 7), "mobility.rook[7]");
+        assert_eq!(name(TEMPO), "tempo");
+        assert_eq!(Term::of(SAFE_CHECK), Term::KingSafety);
+        assert_eq!(Term::of(OUTPOST + 1), Term::Pieces);
+        assert_eq!(Term::of(QUEEN_VS_MINORS), Term::Imbalance);
+    }
+
+    #[test]
+    fn generated_source_lists_every_value_in_order() {
+        let values: Vec<(i32, i32)> = (0..NUM_PARAMS as i32).map(|i| (i, -i)).collect();
+        let src = to_source(&values, "test header");
+        let lines: Vec<&str> = src
+            .lines()
+            .filter(|l| l.trim_start().starts_with("S::new("))
+            .collect();
+        assert_eq!(lines.len(), NUM_PARAMS);
+        assert!(lines[17].contains("S::new(17, -17)") && lines[17].ends_with(&name(17)));
+    }
 }

@@ -2,7 +2,7 @@
 //! gathers the attack maps that king safety and threats read.
 
 use super::params::*;
-use super::pawns::PawnEntry;
+use super::pawns::{adjacent_files, ahead, PawnEntry};
 use super::sink::Sink;
 use sable_chess::{attacks, Color, Position, Role, SquareSet};
 
@@ -13,6 +13,8 @@ pub struct AttackInfo {
     pub minors: [SquareSet; 2],
     pub rooks: [SquareSet; 2],
     pub king: [SquareSet; 2],
+    /// Squares attacked by the side's knights, bishops, rooks, queens.
+    pub by_role: [[SquareSet; 4]; 2],
     /// How many of the side's pieces attack the enemy king's zone, and their weight.
     pub king_attackers: [i32; 2],
     pub king_units: [i32; 2],
@@ -24,6 +26,16 @@ const ATTACK_WEIGHT: [i32; 5] = [0, 2, 2, 3, 5];
 pub fn king_zone(pos: &Position, color: Color) -> SquareSet {
     let k = pos.king(color);
     attacks::king_attacks(k) | k
+}
+
+/// A square on the opponent's side, guarded by a pawn, that no enemy pawn can ever attack.
+fn outpost(pos: &Position, pawns: &PawnEntry, c: Color, sq: sable_chess::Square) -> bool {
+    let rank = sq.rank().relative(c).index();
+    (3..=5).contains(&rank)
+        && pawns.attacks[c.index()].contains(sq)
+        && !pos
+            .pieces(!c, Role::Pawn)
+            .intersects(adjacent_files(sq.file().index()) & ahead(c, sq))
 }
 
 pub fn evaluate<T: Sink>(pos: &Position, pawns: &PawnEntry, sink: &mut T) -> AttackInfo {
@@ -48,6 +60,7 @@ pub fn evaluate<T: Sink>(pos: &Position, pawns: &PawnEntry, sink: &mut T) -> Att
                 let att = attacks::attacks(role, c, sq, occupied);
                 sink.add(c, mob_base + (att & area).count() as usize, 1);
                 info.all[us] |= att;
+                info.by_role[us][role.index() - 1] |= att;
                 match role {
                     Role::Knight | Role::Bishop => info.minors[us] |= att,
                     Role::Rook => info.rooks[us] |= att,
@@ -56,6 +69,9 @@ pub fn evaluate<T: Sink>(pos: &Position, pawns: &PawnEntry, sink: &mut T) -> Att
                 if att.intersects(them_zone) {
                     info.king_attackers[us] += 1;
                     info.king_units[us] += ATTACK_WEIGHT[role.index()];
+                }
+                if matches!(role, Role::Knight | Role::Bishop) && outpost(pos, pawns, c, sq) {
+                    sink.add(c, OUTPOST + role.index() - 1, 1);
                 }
                 if matches!(role, Role::Rook | Role::Queen) {
                     let file = 1u8 << sq.file().index();

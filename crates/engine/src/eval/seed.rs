@@ -94,6 +94,10 @@ pub fn seed() -> Vec<(i32, i32)> {
     v[THREAT_BY_KING] = (10, 20);
     v[HANGING] = (30, 15);
     v[TEMPO] = (20, 10);
+    let checks = [(40, 5), (25, 5), (45, 5), (35, 5)];
+    v[SAFE_CHECK..SAFE_CHECK + 4].copy_from_slice(&checks);
+    v[OUTPOST] = (30, 15);
+    v[OUTPOST + 1] = (15, 10);
     anchor_queen_vs_minors(&mut v);
     v
 }

@@ -6,7 +6,7 @@ use crate::history::{self, piece_to};
 use crate::movepick::{is_noisy, Continuations, MovePicker};
 use crate::report::SearchEvent;
 use crate::score::{clamp_eval, is_mate, mate_in, mated_in, DRAW, INFINITE, MATE_BOUND, NONE};
-use crate::see::{see_ge, value};
+use crate::see::see_ge;
 use crate::tt::TtBound;
 use sable_chess::{Move, Role, Undo};
 use std::sync::OnceLock;
@@ -39,7 +39,7 @@ fn lmp_threshold(depth: i32, improving: bool) -> usize {
 impl Worker {
     /// Plays `m` at `ply`: path key, node count, table prefetch.
     #[inline]
-    fn make(&mut self, m: Move, ply: usize) -> Undo {
+    pub(super) fn make(&mut self, m: Move, ply: usize) -> Undo {
         self.keys.push(self.pos.key());
         self.nodes += 1;
         let undo = self.pos.make(m);
@@ -49,14 +49,14 @@ impl Worker {
     }
 
     #[inline]
-    fn unmake(&mut self, m: Move, undo: &Undo) {
+    pub(super) fn unmake(&mut self, m: Move, undo: &Undo) {
         self.pos.unmake(m, undo);
         self.keys.pop();
     }
 
     /// Draw by the fifty-move rule, insufficient material or repetition: a position
     /// seen before on the path or in the game counts already at its second occurrence.
-    fn is_draw(&self, ply: usize) -> bool {
+    pub(super) fn is_draw(&self, ply: usize) -> bool {
         let pos = &self.pos;
         if pos.halfmoves() >= 100 && (!pos.in_check() || pos.count_legal() > 0) {
             return true;
@@ -78,7 +78,7 @@ impl Worker {
     }
 
     #[inline]
-    fn evaluate(&mut self) -> i32 {
+    pub(super) fn evaluate(&mut self) -> i32 {
         clamp_eval(self.evaluator.evaluate(&self.pos))
     }
 
@@ -87,7 +87,7 @@ impl Worker {
         (pos.us() - pos.by_role(Role::Pawn) - pos.by_role(Role::King)).any()
     }
 
-    fn update_pv(&mut self, ply: usize, m: Move) {
+    pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
         let w = MAX_PLY + 2;
         let child_len = self.pv_len[ply + 1];
         self.pv[ply * w] = m;
@@ -97,7 +97,7 @@ impl Worker {
         self.pv_len[ply] = child_len + 1;
     }
 
-    fn continuations(&self, ply: usize) -> Continuations {
+    pub(super) fn continuations(&self, ply: usize) -> Continuations {
         Continuations {
             one: if ply >= 1 {
                 self.stack[ply - 1].piece_to
@@ -124,7 +124,7 @@ impl Worker {
         let pv_node = beta - alpha > 1;
         let root = ply == 0;
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply, pv_node);
+            return self.qsearch(alpha, beta, ply, pv_node, true);
         }
         self.pv_len[ply] = 0;
         if self.check_stop() {
@@ -220,7 +220,7 @@ impl Worker {
             // Razoring: far below alpha near the leaves, trust quiescence.
             // (Elo: not yet measured)
             if depth <= 3 && eval + 220 + 170 * depth <= alpha {
-                let v = self.qsearch(alpha, alpha + 1, ply, false);
+                let v = self.qsearch(alpha, alpha + 1, ply, false, true);
                 if v <= alpha {
                     return v;
                 }
@@ -419,6 +419,9 @@ impl Worker {
                     v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
                 }
             } else if !pv_node || move_count > 1 {
+                // Principal variation search: after the first move only prove that the
+                // others are worse, with a null window; re-search those that are not.
+                // (Elo: not yet measured)
                 v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
             }
             if pv_node && (move_count == 1 || (v > alpha && (root || v < beta))) {
@@ -487,6 +490,8 @@ impl Worker {
             };
         }
 
+        // History, continuation history, capture history and killer updates on a fail
+        // high. (Elo: not yet measured)
         if best >= beta && !best_move.is_null() {
             self.update_histories(
                 ply,
@@ -524,7 +529,6 @@ impl Worker {
         cont: &Continuations,
     ) {
         let bonus = history::bonus(depth);
-        let us = self.pos.turn();
         if !is_noisy(&self.pos, best) {
             let k = &mut self.stack[ply].killers;
             if k[0] != best {
@@ -545,7 +549,6 @@ impl Worker {
                 history::apply(self.hist.capture_mut(pt, victim), -bonus);
             }
         }
-        let _ = us;
     }
 
     fn update_quiet(&mut self, m: Move, bonus: i32, cont: &Continuations) {
@@ -564,131 +567,5 @@ impl Worker {
             mv: m,
             number: (number + self.pv_idx) as u32,
         });
-    }
-
-    /// Quiescence search: captures and queen promotions until the position is quiet;
-    /// all evasions when in check.
-    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
-        self.pv_len[ply] = 0;
-        if self.check_stop() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply + 1);
-        if self.is_draw(ply) {
-            return DRAW;
-        }
-        let in_check = self.pos.in_check();
-        if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { self.evaluate() };
-        }
-        let key = self.pos.key();
-        let tt = self.ctx().tt.probe(key, ply);
-        if let Some(h) = tt {
-            let usable = match h.bound {
-                TtBound::Exact => true,
-                TtBound::Lower => h.score >= beta,
-                TtBound::Upper => h.score <= alpha,
-            };
-            if !pv_node && usable {
-                return h.score;
-            }
-        }
-
-        let static_eval;
-        let mut best;
-        if in_check {
-            static_eval = NONE;
-            best = -INFINITE;
-        } else {
-            static_eval = match tt {
-                Some(h) if h.eval != NONE => h.eval,
-                _ => self.evaluate(),
-            };
-            best = static_eval;
-            if let Some(h) = tt {
-                let tighter = match h.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => h.score > best,
-                    TtBound::Upper => h.score < best,
-                };
-                if tighter && !is_mate(h.score) {
-                    best = h.score;
-                }
-            }
-            // Stand pat: the side to move need not capture.
-            if best >= beta {
-                if tt.is_none() {
-                    self.ctx().tt.store(
-                        key,
-                        Move::NULL,
-                        best,
-                        static_eval,
-                        -1,
-                        TtBound::Lower,
-                        ply,
-                    );
-                }
-                return best;
-            }
-            alpha = alpha.max(best);
-        }
-
-        let tt_move = tt.map_or(Move::NULL, |h| h.mv);
-        let mut picker = MovePicker::new_quiescence(&self.pos, tt_move);
-        let cont = self.continuations(ply);
-        let mut best_move = Move::NULL;
-        let mut move_count = 0;
-        let futility_base = static_eval + 160;
-        while let Some(m) = picker.next(&self.pos, &self.hist, &cont) {
-            move_count += 1;
-            if !in_check && best > -MATE_BOUND {
-                // Futility pruning in quiescence: even winning the victim for free
-                // cannot reach alpha. (Elo: not yet measured)
-                if !m.is_promotion() && !self.pos.gives_check(m) {
-                    let gain = self.pos.captured_role(m).map_or(0, value);
-                    if futility_base + gain <= alpha {
-                        best = best.max(futility_base + gain);
-                        continue;
-                    }
-                }
-                // SEE pruning in quiescence: skip captures that lose material.
-                // (Elo: not yet measured)
-                if !see_ge(&self.pos, m, 0) {
-                    continue;
-                }
-            }
-            self.stack[ply].piece_to = Some(piece_to(&self.pos, m));
-            let undo = self.make(m, ply);
-            let v = -self.qsearch(-beta, -alpha, ply + 1, pv_node);
-            self.unmake(m, &undo);
-            if self.stopped {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                if v > alpha {
-                    best_move = m;
-                    if pv_node {
-                        self.update_pv(ply, m);
-                    }
-                    if v >= beta {
-                        break;
-                    }
-                    alpha = v;
-                }
-            }
-        }
-        if in_check && move_count == 0 {
-            return mated_in(ply);
-        }
-        let bound = if best >= beta {
-            TtBound::Lower
-        } else {
-            TtBound::Upper
-        };
-        self.ctx()
-            .tt
-            .store(key, best_move, best, static_eval, 0, bound, ply);
-        best
     }
 }

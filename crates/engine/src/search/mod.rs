@@ -1,7 +1,8 @@
 //! One search thread's state and its iterative deepening loop with aspiration windows
-//! and MultiPV. The tree search itself is in `alphabeta`.
+//! and MultiPV. The tree search is in `alphabeta`, its leaves in `quiescence`.
 
 mod alphabeta;
+mod quiescence;
 
 use crate::eval::Evaluator;
 use crate::history::{Histories, PieceTo};
@@ -121,6 +122,11 @@ impl Worker {
             ctx: None,
             reporter: None,
         }
+    }
+
+    /// Whether the last search was cut short (rather than reaching its depth).
+    pub fn was_stopped(&self) -> bool {
+        self.stopped
     }
 
     /// Forgets everything learnt (new game).
@@ -267,7 +273,12 @@ impl Worker {
             };
             prev_best_score = score;
             if let (Some(b), true) = (ctx.budget, ctx.clock_runs()) {
-                let scale = time::stability_scale(self.best_move_changes, drop, stable_iterations);
+                // A fixed time per move is used in full; only clock budgets flex.
+                let scale = if ctx.limits.movetime_ms.is_some() {
+                    100
+                } else {
+                    time::stability_scale(self.best_move_changes, drop, stable_iterations)
+                };
                 self.best_move_changes /= 2;
                 let mut soft = b.soft_ms * scale / 100;
                 // A single legal move needs no thought.

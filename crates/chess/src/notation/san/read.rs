@@ -1,0 +1,356 @@
+//! Reading SAN: the one legal move a token names, with errors that say why not.
+
+use super::syntax::{parse_lenient_syntax, parse_strict_syntax};
+use super::{piece_attacks, Parsed, SanError, SanMode};
+use crate::attacks::pawn_attacks;
+use crate::castling::CastleSide;
+use crate::{Color, File, Move, Position, Rank, Role, Square, SquareSet};
+
+impl Position {
+    /// Reads strict SAN (see [`SanMode::Strict`]): the text must be exactly what
+    /// [`Position::san`] writes. `--` gives `Move::NULL` (play it with `make_null`).
+    ///
+    /// ```
+    /// let pos = sable_chess::Position::startpos();
+    /// let m = pos.parse_san("Nf3").unwrap();
+    /// assert_eq!(m.to_uci(false).to_string(), "g1f3");
+    /// assert!(pos.parse_san("Ngf3").is_err()); // over-disambiguated
+    /// assert!(pos.parse_san("Nf4").is_err()); // illegal
+    /// ```
+    pub fn parse_san(&self, text: &str) -> Result<Move, SanError> {
+        self.parse_san_with(text, SanMode::Strict)
+    }
+
+    /// Reads SAN as found in real files (see [`SanMode::Lenient`]).
+    ///
+    /// ```
+    /// let pos = sable_chess::Position::startpos();
+    /// for text in ["Nf3", "Ng1f3", "Ng1-f3", "g1f3", "Nf3!?", "Nf3+"] {
+    ///     assert_eq!(pos.parse_san_lenient(text).unwrap(), pos.parse_san("Nf3").unwrap());
+    /// }
+    /// ```
+    pub fn parse_san_lenient(&self, text: &str) -> Result<Move, SanError> {
+        self.parse_san_with(text, SanMode::Lenient)
+    }
+
+    /// Reads SAN in the given mode.
+    pub fn parse_san_with(&self, text: &str, mode: SanMode) -> Result<Move, SanError> {
+        match mode {
+            SanMode::Strict => self.parse_strict(text),
+            SanMode::Lenient => self.parse_lenient(text),
+        }
+    }
+
+    fn parse_strict(&self, text: &str) -> Result<Move, SanError> {
+        let parsed = parse_strict_syntax(text.as_bytes()).map_err(|reason| SanError::Syntax {
+            text: text.to_string(),
+            reason,
+        })?;
+        let (m, rivals) = self.find_move(text, parsed)?;
+        if m.is_null() {
+            return Ok(m);
+        }
+        let canonical = self.san_text_with(m, rivals);
+        if canonical.as_str() != text {
+            return Err(SanError::NotCanonical {
+                text: text.to_string(),
+                fen: self.fen(),
+                reason: not_canonical_reason(text, canonical.as_str()),
+                canonical: canonical.to_string(),
+            });
+        }
+        Ok(m)
+    }
+
+    fn parse_lenient(&self, text: &str) -> Result<Move, SanError> {
+        let parsed = parse_lenient_syntax(text.as_bytes()).map_err(|reason| SanError::Syntax {
+            text: text.to_string(),
+            reason,
+        })?;
+        self.find_move(text, parsed).map(|(m, _)| m)
+    }
+
+    /// The one legal move that `parsed` describes, and for a piece move the other pieces
+    /// of its kind that could legally go to the same square.
+    fn find_move(&self, text: &str, parsed: Parsed) -> Result<(Move, Option<SquareSet>), SanError> {
+        let us = self.turn();
+        match parsed {
+            Parsed::Null => {
+                if self.in_check() {
+                    return Err(self.illegal(text, "a null move is not allowed in check".into()));
+                }
+                Ok((Move::NULL, None))
+            }
+            Parsed::Castle(side) => {
+                let Some(rook) = self.castling().rook(us, side) else {
+                    return Err(self.illegal(
+                        text,
+                        format!("{us} has no right to castle {}", side_name(side)),
+                    ));
+                };
+                let m = Move::castle(self.king(us), rook);
+                if self.is_legal(m) {
+                    Ok((m, None))
+                } else {
+                    Err(self.illegal(
+                        text,
+                        format!(
+                            "{us} cannot castle {} now (path blocked, or the king is in or passes through check)",
+                            side_name(side)
+                        ),
+                    ))
+                }
+            }
+            Parsed::Move {
+                role,
+                file,
+                rank,
+                to,
+                promotion,
+            } => match role {
+                Some(Role::Pawn) => self
+                    .find_pawn_move(text, file, rank, to, promotion)
+                    .map(|m| (m, None)),
+                Some(role) if promotion.is_none() => {
+                    self.find_piece_move(text, role, file, rank, to)
+                }
+                Some(role) => {
+                    Err(self.illegal(text, format!("a {} cannot promote", role_name(role))))
+                }
+                None => self
+                    .find_any_move(text, file, rank, to, promotion)
+                    .map(|m| (m, None)),
+            },
+        }
+    }
+
+    fn find_piece_move(
+        &self,
+        text: &str,
+        role: Role,
+        file: Option<File>,
+        rank: Option<Rank>,
+        to: Square,
+    ) -> Result<(Move, Option<SquareSet>), SanError> {
+        let us = self.turn();
+        let reach = piece_attacks(role, to, self.occupied()) & self.pieces(us, role);
+        let mut legal = SquareSet::EMPTY;
+        for from in reach {
+            if self.is_legal(Move::normal(from, to)) {
+                legal |= from;
+            }
+        }
+        let mut candidates = reach;
+        let mut matching = legal;
+        if let Some(f) = file {
+            candidates &= SquareSet::from_file(f);
+            matching &= SquareSet::from_file(f);
+        }
+        if let Some(r) = rank {
+            candidates &= SquareSet::from_rank(r);
+            matching &= SquareSet::from_rank(r);
+        }
+        let found = matching.first().map(|from| Move::normal(from, to));
+        match (found, matching.count()) {
+            (Some(m), 1) => Ok((m, Some(legal - m.from()))),
+            (Some(_), _) => Err(self.ambiguous(text, |m| {
+                self.role_at(m.from()) == Some(role) && m.to() == to && !m.is_castle()
+            })),
+            (None, _) => Err(self.explain_illegal(text, role, candidates, to)),
+        }
+    }
+
+    fn find_pawn_move(
+        &self,
+        text: &str,
+        file: Option<File>,
+        rank: Option<Rank>,
+        to: Square,
+        promotion: Option<Role>,
+    ) -> Result<Move, SanError> {
+        let us = self.turn();
+        let pawns = self.pieces(us, Role::Pawn);
+        let last_rank = Rank::new(7).map(|r| r.relative(us));
+        let promotes = Some(to.rank()) == last_rank;
+        if promotes && promotion.is_none() {
+            return Err(self.illegal(
+                text,
+                "a pawn reaching the last rank must promote (e.g. =Q)".into(),
+            ));
+        }
+        if !promotes && promotion.is_some() {
+            return Err(self.illegal(
+                text,
+                format!("a pawn can only promote on the last rank, not on {to}"),
+            ));
+        }
+        let make = |from: Square| match promotion {
+            Some(r) => Move::promotion(from, to, r),
+            None if Some(to) == self.ep_square() && from.file() != to.file() => {
+                Move::en_passant(from, to)
+            }
+            None => Move::normal(from, to),
+        };
+        let mut sources = pawn_attacks(!us, to) & pawns;
+        let forward: i8 = if us == Color::White { -1 } else { 1 };
+        if self.piece_at(to).is_none() {
+            if let Some(one) = to.offset(0, forward) {
+                sources |= SquareSet::from_square(one) & pawns;
+                if self.piece_at(one).is_none() && to.rank() == Rank::new(3).unwrap().relative(us) {
+                    if let Some(two) = one.offset(0, forward) {
+                        sources |= SquareSet::from_square(two) & pawns;
+                    }
+                }
+            }
+        }
+        if let Some(f) = file {
+            sources &= SquareSet::from_file(f);
+        }
+        if let Some(r) = rank {
+            sources &= SquareSet::from_rank(r);
+        }
+        let mut found = None;
+        let mut count = 0;
+        for from in sources {
+            let m = make(from);
+            if self.is_legal(m) {
+                count += 1;
+                found.get_or_insert(m);
+            }
+        }
+        match (found, count) {
+            (Some(m), 1) => Ok(m),
+            (Some(_), _) => Err(self.ambiguous(text, |m| {
+                self.role_at(m.from()) == Some(Role::Pawn)
+                    && m.to() == to
+                    && m.promotion_role() == promotion
+            })),
+            (None, _) => Err(self.explain_illegal(text, Role::Pawn, sources, to)),
+        }
+    }
+
+    /// Lenient long algebraic / UCI without a piece letter: any piece from the square.
+    fn find_any_move(
+        &self,
+        text: &str,
+        file: Option<File>,
+        rank: Option<Rank>,
+        to: Square,
+        promotion: Option<Role>,
+    ) -> Result<Move, SanError> {
+        let chess960 = self.is_chess960();
+        let matches = |m: &Move| {
+            let target_ok =
+                m.to() == to || (m.is_castle() && !chess960 && m.castle_king_to() == to);
+            target_ok
+                && file.is_none_or(|f| m.from().file() == f)
+                && rank.is_none_or(|r| m.from().rank() == r)
+                && m.promotion_role() == promotion
+        };
+        let legal = self.legal_moves();
+        let mut it = legal.iter().copied().filter(matches);
+        match (it.next(), it.next()) {
+            (Some(m), None) => Ok(m),
+            (Some(_), Some(_)) => Err(self.ambiguous(text, |m| matches(&m))),
+            (None, _) => Err(self.illegal(
+                text,
+                format!(
+                    "no legal move of {}{} goes to {to}",
+                    file.map_or(String::new(), |f| f.to_string()),
+                    rank.map_or(String::new(), |r| r.to_string())
+                ),
+            )),
+        }
+    }
+
+    fn illegal(&self, text: &str, reason: String) -> SanError {
+        SanError::Illegal {
+            text: text.to_string(),
+            fen: self.fen(),
+            reason,
+        }
+    }
+
+    fn ambiguous(&self, text: &str, filter: impl Fn(Move) -> bool) -> SanError {
+        let names: Vec<String> = self
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|&m| filter(m))
+            .map(|m| self.san(m))
+            .collect();
+        SanError::Ambiguous {
+            text: text.to_string(),
+            fen: self.fen(),
+            candidates: names.join(" or "),
+        }
+    }
+
+    /// Why no `role` of the side to move from `sources` can go to `to`.
+    fn explain_illegal(&self, text: &str, role: Role, sources: SquareSet, to: Square) -> SanError {
+        let us = self.turn();
+        if self.pieces(us, role).is_empty() {
+            return self.illegal(text, format!("{us} has no {}", role_name(role)));
+        }
+        if let Some(p) = self.piece_at(to) {
+            if p.color() == us {
+                return self.illegal(text, format!("{to} holds a {us} {}", role_name(p.role())));
+            }
+        }
+        let role = role_name(role);
+        let reason = match sources.first() {
+            None => format!("no {us} {role} can reach {to}"),
+            Some(_) if role == "king" => {
+                format!("the {us} king cannot go to {to}: the square is attacked")
+            }
+            Some(from) if self.in_check() => {
+                format!("{us} is in check and the {role} on {from} to {to} does not answer it")
+            }
+            Some(from) => format!(
+                "the {role} on {from} is pinned: moving it to {to} would expose the {us} king"
+            ),
+        };
+        self.illegal(text, reason)
+    }
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
+}
+
+fn side_name(side: CastleSide) -> &'static str {
+    match side {
+        CastleSide::King => "king side",
+        CastleSide::Queen => "queen side",
+    }
+}
+
+fn not_canonical_reason(text: &str, canonical: &str) -> &'static str {
+    let strip = |s: &str| s.trim_end_matches(['+', '#']).to_string();
+    if strip(text) == strip(canonical) {
+        if canonical.ends_with('#') {
+            "the move mates, so it needs '#'"
+        } else if canonical.ends_with('+') {
+            "the move gives check, so it needs '+'"
+        } else {
+            "the move does not give check"
+        }
+    } else if text.contains('x') != canonical.contains('x') {
+        if canonical.contains('x') {
+            "a capture needs 'x'"
+        } else {
+            "the move captures nothing"
+        }
+    } else if strip(text).len() > strip(canonical).len() {
+        "needless disambiguation"
+    } else {
+        "disambiguation differs"
+    }
+}

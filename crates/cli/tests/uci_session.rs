@@ -1,0 +1,515 @@
+//! UCI sessions with the `sable` binary over pipes: what a GUI sends, what it must read
+//! back, including bad input, infinite and ponder searches and `stop` while searching.
+
+use sable_chess::{CastlingMode, Position};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+struct Session {
+    child: Child,
+    stdin: ChildStdin,
+    rx: Receiver<String>,
+    log: Vec<String>,
+}
+
+impl Session {
+    fn start() -> Session {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sable"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start sable");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Session {
+            child,
+            stdin,
+            rx,
+            log: vec![],
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        self.log.push(format!("> {line}"));
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn next_line(&mut self, deadline: Instant) -> Option<String> {
+        let now = Instant::now();
+        let wait = deadline.saturating_duration_since(now);
+        match self.rx.recv_timeout(wait) {
+            Ok(line) => {
+                assert_eq!(line, line.trim_end(), "trailing whitespace on the wire");
+                self.log.push(format!("< {line}"));
+                Some(line)
+            }
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => {
+                panic!("engine exited:\n{}", self.log.join("\n"))
+            }
+        }
+    }
+
+    /// All lines up to and including the first that satisfies `pred`.
+    fn until(&mut self, pred: impl Fn(&str) -> bool, timeout_ms: u64) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_millis(timeout_ms);
+        let mut lines = vec![];
+        loop {
+            match self.next_line(deadline) {
+                Some(l) => {
+                    let done = pred(&l);
+                    lines.push(l);
+                    if done {
+                        return lines;
+                    }
+                }
+                None => panic!("timed out; session so far:\n{}", self.log.join("\n")),
+            }
+        }
+    }
+
+    /// Lines arriving within `ms`.
+    fn for_ms(&mut self, ms: u64) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_millis(ms);
+        let mut lines = vec![];
+        while let Some(l) = self.next_line(deadline) {
+            lines.push(l);
+        }
+        lines
+    }
+
+    fn ready(&mut self) {
+        self.send("isready");
+        self.until(|l| l == "readyok", 10_000);
+    }
+
+    fn bestmove(&mut self, timeout_ms: u64) -> (Vec<String>, String) {
+        let lines = self.until(|l| l.starts_with("bestmove"), timeout_ms);
+        let last = lines.last().unwrap().clone();
+        (lines, last)
+    }
+
+    fn fen(&mut self) -> String {
+        self.send("d");
+        let lines = self.until(|l| l.starts_with("info string fen "), 5000);
+        lines.last().unwrap()["info string fen ".len()..].to_string()
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+    }
+}
+
+fn best_of(line: &str) -> &str {
+    line.split_whitespace().nth(1).unwrap()
+}
+
+#[test]
+fn handshake_lists_every_option() {
+    let mut s = Session::start();
+    s.send("uci");
+    let lines = s.until(|l| l == "uciok", 5000);
+    assert!(lines[0].starts_with("id name Sable"));
+    for name in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Ponder",
+        "Move Overhead",
+        "Clear Hash",
+        "UCI_Chess960",
+        "UCI_ShowWDL",
+    ] {
+        let prefix = format!("option name {name} type ");
+        assert!(lines.iter().any(|l| l.starts_with(&prefix)), "{name}");
+    }
+    s.ready();
+    // Resizing, clearing and more threads, then a search that fills the table.
+    s.send("setoption name Hash value 64");
+    s.send("setoption name Clear Hash");
+    s.send("setoption name Threads value 3");
+    s.send("setoption name Move Overhead value 50");
+    s.send("setoption name Hash value 2");
+    s.send("position fen r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8");
+    s.send("go depth 10");
+    let (lines, _) = s.bestmove(30_000);
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info string")),
+        "{lines:?}"
+    );
+    let hashfull: Vec<u32> = lines
+        .iter()
+        .filter_map(|l| l.split(" hashfull ").nth(1))
+        .map(|r| r.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(hashfull.iter().all(|&h| h <= 1000));
+    assert!(*hashfull.last().unwrap() > 0, "{hashfull:?}");
+}
+
+#[test]
+fn search_reports_and_plays_a_legal_move() {
+    let mut s = Session::start();
+    s.send("uci");
+    s.until(|l| l == "uciok", 5000);
+    s.send("setoption name UCI_ShowWDL value true");
+    s.send("ucinewgame");
+    s.send("position startpos moves e2e4 e7e5 g1f3");
+    s.send("go depth 6");
+    let (lines, best) = s.bestmove(20_000);
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert!(infos.len() >= 6);
+    let last = infos.last().unwrap();
+    for field in [
+        "info depth 6 ",
+        " seldepth ",
+        " multipv 1 ",
+        " score ",
+        " wdl ",
+        " nodes ",
+        " nps ",
+        " hashfull ",
+        " time ",
+        " pv ",
+    ] {
+        assert!(last.contains(field), "{field} missing in {last}");
+    }
+    let mut pos = Position::startpos();
+    for m in ["e2e4", "e7e5", "g1f3"] {
+        let m = pos.parse_uci(m).unwrap();
+        pos.make(m);
+    }
+    let bm = best_of(&best);
+    assert!(pos.parse_uci(bm).is_ok(), "{best}");
+    // The PV starts with the best move and is legal throughout.
+    let pv: Vec<&str> = last.split(" pv ").nth(1).unwrap().split(' ').collect();
+    assert_eq!(pv[0], bm);
+    let mut p = pos.clone();
+    for m in pv {
+        let m = p.parse_uci(m).unwrap();
+        p.make(m);
+    }
+    if let Some(ponder) = best.split(" ponder ").nth(1) {
+        let mut p = pos.clone();
+        p.make(p.parse_uci(bm).unwrap());
+        assert!(p.parse_uci(ponder).is_ok());
+    }
+}
+
+#[test]
+fn bad_input_is_reported_and_changes_nothing() {
+    let mut s = Session::start();
+    s.send("position startpos moves e2e4");
+    let fen = s.fen();
+    let bad = [
+        "xyzzy",
+        "position startpos moves e7e5 e7e5",
+        "position fen 8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4 e7e5 e1e3",
+        "position sideways",
+        "position fen",
+        "setoption name Hash value 0",
+        "setoption name Hash value 99999999",
+        "setoption name Threads value lots",
+        "setoption name MultiPV value 999",
+        "setoption name Move Overhead value -5",
+        "setoption name UCI_Chess960 value maybe",
+        "setoption name Nonsense value 1",
+        "setoption Hash 16",
+        "go depth x",
+        "go sideways",
+        "go mate 0",
+    ];
+    for line in bad {
+        s.send(line);
+        let got = s.until(|l| l.starts_with("info string"), 5000);
+        assert_eq!(got.len(), 1, "{line}: {got:?}");
+    }
+    s.ready();
+    assert_eq!(s.fen(), fen);
+    s.send("go depth 4");
+    let (_, best) = s.bestmove(20_000);
+    let pos = Position::from_fen(&fen, CastlingMode::Standard).unwrap();
+    assert!(pos.parse_uci(best_of(&best)).is_ok());
+}
+
+#[test]
+fn infinite_search_waits_for_stop_and_answers_isready() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    // The depth limit ends the search quickly, but the result must wait for `stop`.
+    s.send("go infinite depth 3");
+    let early = s.for_ms(600);
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    s.send("isready");
+    s.until(|l| l == "readyok", 2000);
+    s.send("stop");
+    let (lines, _) = s.bestmove(3000);
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1
+    );
+    // Nothing more after bestmove.
+    assert!(s.for_ms(200).is_empty());
+}
+
+#[test]
+fn ponder_waits_for_ponderhit_then_keeps_the_clock() {
+    let mut s = Session::start();
+    s.send("setoption name Ponder value true");
+    s.send("position startpos moves d2d4 d7d5");
+    // The clock allows well under a second; pondering must ignore it.
+    s.send("go ponder wtime 300 btime 300");
+    let early = s.for_ms(1000);
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    s.send("ponderhit");
+    let start = Instant::now();
+    s.bestmove(5000);
+    assert!(start.elapsed() < Duration::from_millis(3000));
+    // And a ponder search ended by `stop` reports too.
+    s.send("position startpos moves d2d4 d7d5 c2c4");
+    s.send("go ponder wtime 300 btime 300");
+    assert!(s.for_ms(500).iter().all(|l| !l.starts_with("bestmove")));
+    s.send("stop");
+    s.bestmove(3000);
+}
+
+#[test]
+fn stop_reaches_all_threads_quickly() {
+    let mut s = Session::start();
+    s.send("setoption name Threads value 2");
+    s.send("position fen r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8");
+    s.send("go infinite");
+    s.for_ms(700);
+    let start = Instant::now();
+    s.send("stop");
+    s.bestmove(5000);
+    let latency = start.elapsed();
+    eprintln!("stop latency with 2 threads: {latency:?}");
+    assert!(latency < Duration::from_millis(1000), "{latency:?}");
+    // The engine is immediately ready for the next search.
+    s.send("go depth 3");
+    s.bestmove(10_000);
+}
+
+#[test]
+fn go_while_searching_is_refused_without_losing_the_search() {
+    let mut s = Session::start();
+    s.send("go infinite");
+    s.for_ms(200);
+    s.send("go depth 2");
+    s.until(|l| l.starts_with("info string go refused"), 2000);
+    s.send("position startpos moves e2e4");
+    s.until(|l| l.starts_with("info string position"), 2000);
+    s.send("stop");
+    let (_, best) = s.bestmove(3000);
+    assert!(Position::startpos().parse_uci(best_of(&best)).is_ok());
+}
+
+#[test]
+fn movetime_is_honoured() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    s.ready();
+    let start = Instant::now();
+    s.send("go movetime 300");
+    s.bestmove(5000);
+    let t = start.elapsed();
+    assert!(t < Duration::from_millis(1500), "{t:?}");
+}
+
+#[test]
+fn clock_search_ends_on_its_own() {
+    let mut s = Session::start();
+    s.send("position startpos moves e2e4");
+    s.ready();
+    let start = Instant::now();
+    s.send("go wtime 2000 btime 2000 winc 20 binc 20");
+    s.bestmove(5000);
+    // Black has two seconds: the move must come well before that.
+    assert!(start.elapsed() < Duration::from_millis(1900));
+}
+
+#[test]
+fn perft_and_castling_notation() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    s.send("go perft 3");
+    let lines = s.until(|l| l.starts_with("Nodes searched"), 10_000);
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 8902");
+    assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 21);
+
+    s.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    s.send("go perft 1");
+    let lines = s.until(|l| l.starts_with("Nodes searched"), 5000);
+    assert!(lines.iter().any(|l| l == "e1g1: 1"), "{lines:?}");
+    s.send("setoption name UCI_Chess960 value true");
+    s.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    s.send("go perft 1");
+    let lines = s.until(|l| l.starts_with("Nodes searched"), 5000);
+    assert!(lines.iter().any(|l| l == "e1h1: 1"), "{lines:?}");
+    // Chess960 castling is entered king-takes-rook as well.
+    s.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1h1");
+    // In Chess960 mode the FEN names castling rooks by file (Shredder-FEN).
+    assert_eq!(s.fen(), "r3k2r/8/8/8/8/8/8/R4RK1 b ha - 1 1");
+}
+
+#[test]
+fn multipv_mate_and_searchmoves() {
+    let mut s = Session::start();
+    s.send("setoption name MultiPV value 3");
+    s.send("position startpos");
+    s.send("go depth 4");
+    let (lines, _) = s.bestmove(10_000);
+    for k in 1..=3 {
+        let tag = "info depth 4 seldepth";
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(tag) && l.contains(&format!(" multipv {k} "))),
+            "multipv {k}"
+        );
+    }
+    s.send("setoption name MultiPV value 1");
+    s.send("position fen 2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
+    s.send("go mate 2");
+    let (lines, best) = s.bestmove(20_000);
+    assert_eq!(best_of(&best), "g3g6");
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last_info.contains(" score mate 2 "), "{last_info}");
+
+    s.send("position startpos");
+    s.send("go depth 5 searchmoves a2a3 h2h4");
+    let (_, best) = s.bestmove(10_000);
+    assert!(["a2a3", "h2h4"].contains(&best_of(&best)), "{best}");
+}
+
+#[test]
+fn mated_and_stalemated_roots() {
+    let mut s = Session::start();
+    s.send("position fen R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1");
+    s.send("go depth 3");
+    let (lines, best) = s.bestmove(5000);
+    assert_eq!(best, "bestmove 0000");
+    assert!(lines.iter().any(|l| l.contains("score mate 0")));
+    s.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    s.send("go infinite");
+    assert!(s.for_ms(300).iter().all(|l| !l.starts_with("bestmove")));
+    s.send("stop");
+    let (_, best) = s.bestmove(3000);
+    assert_eq!(best, "bestmove 0000");
+}
+
+#[test]
+fn end_of_input_ends_the_session() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sable"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "isready").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "readyok\n");
+}
+
+#[test]
+fn garbage_never_breaks_the_session() {
+    // Deterministic pseudo-random lines from protocol words, numbers and junk; the
+    // engine must answer `isready` afterwards and still play a legal move.
+    const WORDS: [&str; 30] = [
+        "go",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "setoption",
+        "name",
+        "value",
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "e2e4",
+        "e7e5",
+        "g1f3",
+        "e1g1",
+        "a7a8q",
+        "depth",
+        "nodes",
+        "movetime",
+        "wtime",
+        "btime",
+        "infinite",
+        "stop",
+        "ponderhit",
+        "-1",
+        "0",
+        "1",
+        "3",
+        "99999999999999999999",
+        "8/8/8/8/8/8/8/K6k",
+    ];
+    let mut s = Session::start();
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    for _ in 0..300 {
+        let len = 1 + next(6);
+        let line: Vec<&str> = (0..len).map(|_| WORDS[next(WORDS.len())]).collect();
+        let line = line.join(" ");
+        s.send(&line);
+        if line.starts_with("go") {
+            s.send("stop");
+        }
+    }
+    s.send("stop");
+    s.ready();
+    s.send("position startpos moves e2e4");
+    s.send("go depth 3");
+    let (_, best) = s.bestmove(10_000);
+    let mut pos = Position::startpos();
+    pos.make(pos.parse_uci("e2e4").unwrap());
+    assert!(pos.parse_uci(best_of(&best)).is_ok(), "{best}");
+}

@@ -1,0 +1,146 @@
+//! Quiescence search: resolves captures (and, at its first ply, quiet checks) until the
+//! position is quiet enough for the static evaluation to be trusted.
+
+use super::{Worker, MAX_PLY};
+use crate::history::piece_to;
+use crate::movepick::{is_noisy, MovePicker};
+use crate::score::{is_mate, mated_in, DRAW, INFINITE, MATE_BOUND, NONE};
+use crate::see::{see_ge, value};
+use crate::tt::TtBound;
+use sable_chess::Move;
+
+impl Worker {
+    /// Quiescence search: captures and queen promotions until the position is quiet,
+    /// at its first ply (`checks`) also quiet checks; all evasions when in check.
+    pub(super) fn qsearch(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+        checks: bool,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply + 1);
+        if self.is_draw(ply) {
+            return DRAW;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { self.evaluate() };
+        }
+        let key = self.pos.key();
+        let tt = self.ctx().tt.probe(key, ply);
+        if let Some(h) = tt {
+            let usable = match h.bound {
+                TtBound::Exact => true,
+                TtBound::Lower => h.score >= beta,
+                TtBound::Upper => h.score <= alpha,
+            };
+            if !pv_node && usable {
+                return h.score;
+            }
+        }
+
+        let static_eval;
+        let mut best;
+        if in_check {
+            static_eval = NONE;
+            best = -INFINITE;
+        } else {
+            static_eval = match tt {
+                Some(h) if h.eval != NONE => h.eval,
+                _ => self.evaluate(),
+            };
+            best = static_eval;
+            if let Some(h) = tt {
+                let tighter = match h.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => h.score > best,
+                    TtBound::Upper => h.score < best,
+                };
+                if tighter && !is_mate(h.score) {
+                    best = h.score;
+                }
+            }
+            // Stand pat: the side to move need not capture.
+            if best >= beta {
+                if tt.is_none() {
+                    self.ctx().tt.store(
+                        key,
+                        Move::NULL,
+                        best,
+                        static_eval,
+                        -1,
+                        TtBound::Lower,
+                        ply,
+                    );
+                }
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+
+        let tt_move = tt.map_or(Move::NULL, |h| h.mv);
+        let mut picker = MovePicker::new_quiescence(&self.pos, tt_move, checks);
+        let cont = self.continuations(ply);
+        let mut best_move = Move::NULL;
+        let mut move_count = 0;
+        let futility_base = static_eval + 160;
+        while let Some(m) = picker.next(&self.pos, &self.hist, &cont) {
+            move_count += 1;
+            if !in_check && best > -MATE_BOUND {
+                // Futility pruning in quiescence: even winning the victim for free
+                // cannot reach alpha. (Elo: not yet measured)
+                let quiet_check = !is_noisy(&self.pos, m);
+                if !quiet_check && !m.is_promotion() && !self.pos.gives_check(m) {
+                    let gain = self.pos.captured_role(m).map_or(0, value);
+                    if futility_base + gain <= alpha {
+                        best = best.max(futility_base + gain);
+                        continue;
+                    }
+                }
+                // SEE pruning in quiescence: skip captures that lose material.
+                // (Elo: not yet measured)
+                if !see_ge(&self.pos, m, 0) {
+                    continue;
+                }
+            }
+            self.stack[ply].piece_to = Some(piece_to(&self.pos, m));
+            let undo = self.make(m, ply);
+            let v = -self.qsearch(-beta, -alpha, ply + 1, pv_node, false);
+            self.unmake(m, &undo);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        if in_check && move_count == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best >= beta {
+            TtBound::Lower
+        } else {
+            TtBound::Upper
+        };
+        self.ctx()
+            .tt
+            .store(key, best_move, best, static_eval, 0, bound, ply);
+        best
+    }
+}
