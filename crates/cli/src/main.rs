@@ -1,11 +1,14 @@
 //! `sable`: the Sable chess engine and toolkit.
 //!
-//! With no arguments it speaks UCI on standard input/output, so GUIs can run it directly.
+//! With no arguments it speaks UCI or xboard (whichever the first command line asks for)
+//! on standard input/output, so GUIs can run it directly.
 //! The tools are subcommands; each lives in its own module under `cmd/`.
 
 mod arena;
 mod cmd;
+mod console;
 mod uci;
+mod xboard;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -37,17 +40,61 @@ enum Command {
     Tune(cmd::tune::Args),
     /// Play engines (UCI or xboard) against each other: matches, gauntlets, SPRT.
     Match(cmd::match_cmd::Args),
+    /// Speak UCI on stdin/stdout (what `sable` alone does when the first line is `uci`).
+    Uci,
+    /// Speak the xboard/WinBoard protocol (CECP v2) on stdin/stdout.
+    Xboard,
+    /// An interactive console: board, moves, analysis, PGN/FEN files.
+    Console,
     /// Run an engine over an EPD test suite (bm/am, STS points); report solved and missed.
     Epd(cmd::epd::Args),
     /// Measure a material imbalance in pawns by engine self-play (e.g. q-bnn).
     Imbalance(cmd::imbalance::Args),
 }
 
+/// No subcommand: the first command line decides the protocol (`uci` or `xboard`); a
+/// person at a terminal typing anything else gets the console.
+fn dispatch() {
+    use std::io::{BufRead, IsTerminal};
+    let stdin = std::io::stdin();
+    let mut first = String::new();
+    while first.trim().is_empty() {
+        first.clear();
+        match stdin.lock().read_line(&mut first) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+    }
+    let first = first.trim().to_string();
+    match first.split_whitespace().next() {
+        Some("xboard") => return xboard::run(Some(first)),
+        Some("uci") => {}
+        _ if stdin.is_terminal() => return console::run(Some(first)),
+        _ => {}
+    }
+    let mut engine = uci::Uci::new(uci::Wire::stdout());
+    if engine.execute(&first) {
+        engine.run(stdin.lock());
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None => {
+            dispatch();
+            Ok(())
+        }
+        Some(Command::Uci) => {
             uci::run();
+            Ok(())
+        }
+        Some(Command::Xboard) => {
+            xboard::run(None);
+            Ok(())
+        }
+        Some(Command::Console) => {
+            console::run(None);
             Ok(())
         }
         Some(Command::Perft(args)) => cmd::perft::run(args),

@@ -17,6 +17,7 @@ pub mod report;
 pub mod score;
 mod search;
 pub mod see;
+pub mod session;
 mod threads;
 pub mod time;
 pub mod tt;

@@ -1,0 +1,699 @@
+//! The game-flow state that the xboard processor and the console share on top of
+//! [`Engine`]: which side the engine plays (if any), what it is doing (observing,
+//! waiting, thinking, pondering, analysing), time controls and clocks, the moves taken
+//! back (for redo), reading moves in any notation a person or GUI writes, and how a
+//! finished game is described. Protocol layers only translate text to these calls.
+
+use crate::limits::{Clock, SearchLimits};
+use crate::report::SearchEvent;
+use crate::{Engine, EngineError};
+use sable_chess::{Color, DrawReason, Move, Outcome, Position};
+
+/// What the engine is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Playing neither side (xboard's force mode): moves are only recorded.
+    Observing,
+    /// Playing a side, waiting for the opponent's move.
+    Waiting,
+    /// Searching for its own move.
+    Thinking,
+    /// Searching on the opponent's time after guessing the opponent's move.
+    Pondering,
+    /// Searching the current position without end, never moving.
+    Analysing,
+}
+
+/// A time control: `moves` per period (0: the whole game), `base_ms` per period and
+/// `inc_ms` added after every move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub moves: u32,
+    pub base_ms: u64,
+    pub inc_ms: u64,
+}
+
+/// How long the engine may think: a clock, a fixed time per move, a depth limit and a
+/// node rate standing in for wall-clock time, used together as the protocol says.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Timing {
+    pub control: Option<TimeControl>,
+    pub move_time_ms: Option<u64>,
+    pub depth: Option<u32>,
+    /// Nodes per second replacing wall-clock time (xboard `nps`).
+    pub nps: Option<u64>,
+    /// The engine's and the opponent's remaining time as last reported.
+    pub own_ms: Option<u64>,
+    pub opp_ms: Option<u64>,
+}
+
+impl Timing {
+    /// The limits of one search for `side` to move, `moves_made` moves into the game
+    /// by that side.
+    pub fn limits(&self, side: Color, moves_made: u32) -> SearchLimits {
+        let mut limits = SearchLimits {
+            depth: self.depth,
+            ..SearchLimits::default()
+        };
+        if let Some(ms) = self.move_time_ms {
+            match self.nps {
+                Some(nps) if nps > 0 => limits.nodes = Some((ms * nps / 1000).max(1)),
+                _ => limits.movetime_ms = Some(ms),
+            }
+            return limits;
+        }
+        let Some(tc) = self.control else {
+            return limits;
+        };
+        let own = self.own_ms.unwrap_or(tc.base_ms);
+        let opp = self.opp_ms.unwrap_or(tc.base_ms);
+        if tc.moves > 0 {
+            limits.moves_to_go = Some(tc.moves - moves_made % tc.moves);
+        }
+        if let Some(nps) = self.nps.filter(|&n| n > 0) {
+            let share = own / u64::from(limits.moves_to_go.unwrap_or(30)) + tc.inc_ms;
+            limits.nodes = Some((share * nps / 1000).max(1));
+            limits.moves_to_go = None;
+            return limits;
+        }
+        let mut clocks = [None; 2];
+        clocks[side.index()] = Some(Clock {
+            time_ms: own,
+            inc_ms: tc.inc_ms,
+        });
+        clocks[(!side).index()] = Some(Clock {
+            time_ms: opp,
+            inc_ms: tc.inc_ms,
+        });
+        limits.clocks = clocks;
+        limits
+    }
+}
+
+/// Reads a `level` time control: `MPS BASE INC` with BASE in minutes or `min:sec`
+/// (trailing characters after the number are ignored, as the protocol asks) and INC in
+/// seconds, possibly fractional.
+pub fn parse_level(args: &[&str]) -> Result<TimeControl, String> {
+    let [mps, base, inc] = args else {
+        return Err(format!("level needs 3 values, got {}", args.len()));
+    };
+    let moves: u32 = mps
+        .parse()
+        .map_err(|_| format!("moves per period must be a whole number, got '{mps}'"))?;
+    let leading = |s: &str| -> Result<u64, String> {
+        let digits: String = s.chars().take_while(char::is_ascii_digit).collect();
+        digits
+            .parse()
+            .map_err(|_| format!("bad time '{s}' in level"))
+    };
+    let base_ms = match base.split_once(':') {
+        Some((m, s)) => (leading(m)? * 60 + leading(s)?) * 1000,
+        None => leading(base)? * 60_000,
+    };
+    let inc_ms = parse_seconds(inc)?;
+    Ok(TimeControl {
+        moves,
+        base_ms,
+        inc_ms,
+    })
+}
+
+/// Seconds, whole or fractional, as milliseconds.
+pub fn parse_seconds(text: &str) -> Result<u64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if (0.0..1e9).contains(&s) => Ok((s * 1000.0).round() as u64),
+        _ => Err(format!("expected a number of seconds, got '{text}'")),
+    }
+}
+
+/// Reads a move as people and GUIs write it: UCI coordinates (either castling form),
+/// `O-O`/`O-O-O` (also with zeros), or SAN (leniently: `e8Q`, `Pe4`, missing `x`).
+pub fn parse_any_move(pos: &Position, text: &str) -> Result<Move, String> {
+    let t = text.trim().trim_end_matches(['+', '#', '!', '?']);
+    if let Ok(m) = pos.parse_uci(t) {
+        return Ok(m);
+    }
+    let castle = match t {
+        "O-O" | "0-0" | "o-o" => Some(true),
+        "O-O-O" | "0-0-0" | "o-o-o" => Some(false),
+        _ => None,
+    };
+    if let Some(king_side) = castle {
+        return pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.is_castle() && (m.to().file() > m.from().file()) == king_side)
+            .ok_or_else(|| format!("{text}: castling is not legal here"));
+    }
+    pos.parse_san_lenient(t).map_err(|e| e.to_string())
+}
+
+/// Whether a word looks like a move (rather than an unknown command).
+pub fn looks_like_move(text: &str) -> bool {
+    let t = text.trim_end_matches(['+', '#', '!', '?']);
+    if matches!(t, "O-O" | "O-O-O" | "0-0" | "0-0-0" | "@@@@") {
+        return true;
+    }
+    let b = t.as_bytes();
+    let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
+    if b.len() >= 4 && square(b[0], b[1]) && square(b[2], b[3]) {
+        return b.len() == 4 || (b.len() == 5 && b"qrbnk".contains(&b[4]));
+    }
+    // SAN: ends in a square, possibly followed by a promotion.
+    let core = t.trim_end_matches(['Q', 'R', 'B', 'N', '=']);
+    let c = core.as_bytes();
+    c.len() >= 2
+        && square(c[c.len() - 2], c[c.len() - 1])
+        && c[..c.len() - 2]
+            .iter()
+            .all(|ch| b"KQRBNPabcdefgh12345678x".contains(ch))
+}
+
+/// The result token and the reason, as xboard and PGN comments write them.
+pub fn outcome_text(outcome: Outcome) -> (&'static str, &'static str) {
+    let reason = match outcome {
+        Outcome::Checkmate { winner } => match winner {
+            Color::White => "White mates",
+            Color::Black => "Black mates",
+        },
+        Outcome::Draw(r) => match r {
+            DrawReason::Stalemate => "Stalemate",
+            DrawReason::InsufficientMaterial => "Draw by insufficient material",
+            DrawReason::FiftyMoves => "Draw by fifty move rule",
+            DrawReason::ThreefoldRepetition => "Draw by repetition",
+            DrawReason::FivefoldRepetition => "Draw by fivefold repetition",
+            DrawReason::SeventyFiveMoves => "Draw by seventy-five move rule",
+        },
+    };
+    (outcome.result(), reason)
+}
+
+/// Which search a reported event belongs to, so that events of a search that was
+/// abandoned (by `force`, `undo`, a new position) are recognised and dropped.
+pub type SearchId = u64;
+
+/// The engine with the game flow around it.
+pub struct Session {
+    pub engine: Engine,
+    mode: Mode,
+    /// The side the engine plays; `None` in observing and analysing mode.
+    side: Option<Color>,
+    pub timing: Timing,
+    /// Whether the engine thinks on the opponent's time.
+    pub ponder: bool,
+    /// The guessed opponent move played on the engine's board while pondering.
+    ponder_move: Option<Move>,
+    /// The engine's best guess at the next move of the side to move (for hints).
+    pub expected: Option<Move>,
+    next_id: SearchId,
+    active: Option<SearchId>,
+    /// Moves taken back, most recent last (for redo).
+    redo: Vec<Move>,
+    /// The start position of the game (the engine keeps its own privately).
+    start: Position,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new(Engine::new())
+    }
+}
+
+impl Session {
+    /// Wraps an engine; change the game only through the session from now on.
+    pub fn new(engine: Engine) -> Session {
+        let start = engine.position().clone();
+        Session {
+            engine,
+            mode: Mode::Observing,
+            side: None,
+            timing: Timing::default(),
+            ponder: false,
+            ponder_move: None,
+            expected: None,
+            next_id: 0,
+            active: None,
+            redo: Vec::new(),
+            start,
+        }
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The side the engine plays, if any.
+    pub fn side(&self) -> Option<Color> {
+        self.side
+    }
+
+    /// The game position (without a guessed move being pondered on).
+    pub fn position(&self) -> Position {
+        let mut pos = self.engine.position().clone();
+        if self.ponder_move.is_some() {
+            let moves = &self.engine.moves()[..self.engine.moves().len() - 1];
+            pos = self.replay(moves);
+        }
+        pos
+    }
+
+    fn replay(&self, moves: &[Move]) -> Position {
+        let mut pos = self.start_position();
+        for &m in moves {
+            pos.make(m);
+        }
+        pos
+    }
+
+    /// The position the game started from.
+    pub fn start_position(&self) -> Position {
+        let mut pos = self.start.clone();
+        pos.set_chess960(self.engine.position().is_chess960());
+        pos
+    }
+
+    /// The moves of the game (without a guessed move being pondered on).
+    pub fn moves(&self) -> &[Move] {
+        let all = self.engine.moves();
+        if self.ponder_move.is_some() {
+            &all[..all.len() - 1]
+        } else {
+            all
+        }
+    }
+
+    /// Moves made so far by the side to move (for time controls with a move count).
+    pub fn moves_made_by_side_to_move(&self) -> u32 {
+        (self.moves().len() / 2) as u32
+    }
+
+    /// The game's outcome by rule, if it is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if self.ponder_move.is_some() {
+            let pos = self.position();
+            let mut keys = self.engine.history().clone();
+            keys.pop();
+            return pos.outcome(&keys);
+        }
+        self.engine.position().outcome(self.engine.history())
+    }
+
+    /// Whether `id` is the search whose reports still matter.
+    pub fn is_current(&self, id: SearchId) -> bool {
+        self.active == Some(id)
+    }
+
+    /// Stops any search and forgets its result; a pondered guess is taken back. The
+    /// engine plays the same side as before and is idle afterwards.
+    pub fn abandon_search(&mut self) {
+        self.engine.stop();
+        self.engine.wait();
+        self.active = None;
+        if self.ponder_move.take().is_some() {
+            let _ = self.engine.undo();
+        }
+        if matches!(
+            self.mode,
+            Mode::Thinking | Mode::Pondering | Mode::Analysing
+        ) {
+            self.mode = if self.mode == Mode::Analysing {
+                Mode::Analysing
+            } else if self.side.is_some() {
+                Mode::Waiting
+            } else {
+                Mode::Observing
+            };
+        }
+    }
+
+    /// Plays neither side; no search runs afterwards.
+    pub fn observe(&mut self) {
+        self.abandon_search();
+        self.side = None;
+        self.mode = Mode::Observing;
+    }
+
+    /// Plays `side` (searching only when told to think).
+    pub fn play_side(&mut self, side: Color) {
+        self.abandon_search();
+        self.side = Some(side);
+        self.mode = Mode::Waiting;
+    }
+
+    /// A new game from the start position; the engine plays Black (xboard's `new`).
+    pub fn new_game(&mut self) -> Result<(), EngineError> {
+        self.abandon_search();
+        self.engine.new_game()?;
+        self.start = self.engine.position().clone();
+        self.side = Some(Color::Black);
+        self.mode = Mode::Waiting;
+        self.timing.depth = None;
+        self.timing.nps = None;
+        self.timing.own_ms = None;
+        self.timing.opp_ms = None;
+        self.expected = None;
+        self.redo.clear();
+        Ok(())
+    }
+
+    /// Sets the game to start at `fen` (all or nothing).
+    pub fn set_fen(&mut self, fen: &str) -> Result<(), EngineError> {
+        self.abandon_search();
+        self.engine.set_position(Some(fen), &[])?;
+        self.start = self.engine.position().clone();
+        self.expected = None;
+        self.redo.clear();
+        Ok(())
+    }
+
+    /// Plays a move of the side to move (after abandoning any search).
+    pub fn play(&mut self, m: Move) -> Result<(), EngineError> {
+        self.abandon_search();
+        self.engine.play(m)?;
+        if self.redo.last() == Some(&m) {
+            self.redo.pop();
+        } else {
+            self.redo.clear();
+        }
+        self.expected = None;
+        Ok(())
+    }
+
+    /// Takes back `n` moves (fewer if the game is shorter); returns how many.
+    pub fn take_back(&mut self, n: usize) -> usize {
+        self.abandon_search();
+        let mut done = 0;
+        while done < n {
+            match self.engine.undo() {
+                Ok(Some(m)) => {
+                    self.redo.push(m);
+                    done += 1;
+                }
+                _ => break,
+            }
+        }
+        if done > 0 {
+            self.expected = None;
+        }
+        done
+    }
+
+    /// Replays the last move taken back, if any.
+    pub fn redo(&mut self) -> Result<Option<Move>, EngineError> {
+        self.abandon_search();
+        let Some(&m) = self.redo.last() else {
+            return Ok(None);
+        };
+        self.engine.play(m)?;
+        self.redo.pop();
+        Ok(Some(m))
+    }
+
+    fn start(
+        &mut self,
+        limits: SearchLimits,
+        mode: Mode,
+        mut on_event: impl FnMut(SearchId, SearchEvent) + Send + 'static,
+    ) -> Result<SearchId, EngineError> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.engine.go(limits, move |e| on_event(id, e))?;
+        self.active = Some(id);
+        self.mode = mode;
+        Ok(id)
+    }
+
+    /// Searches for the side to move's best move under the current timing; the engine
+    /// plays that side from now on.
+    pub fn think(
+        &mut self,
+        on_event: impl FnMut(SearchId, SearchEvent) + Send + 'static,
+    ) -> Result<SearchId, EngineError> {
+        self.abandon_search();
+        let side = self.engine.position().turn();
+        self.side = Some(side);
+        let limits = self.timing.limits(side, self.moves_made_by_side_to_move());
+        self.start(limits, Mode::Thinking, on_event)
+    }
+
+    /// Thinks with explicit limits (the console's `go depth 8`).
+    pub fn think_with(
+        &mut self,
+        limits: SearchLimits,
+        on_event: impl FnMut(SearchId, SearchEvent) + Send + 'static,
+    ) -> Result<SearchId, EngineError> {
+        self.abandon_search();
+        self.side = Some(self.engine.position().turn());
+        self.start(limits, Mode::Thinking, on_event)
+    }
+
+    /// Searches the current position until stopped, never moving.
+    pub fn analyse(
+        &mut self,
+        on_event: impl FnMut(SearchId, SearchEvent) + Send + 'static,
+    ) -> Result<SearchId, EngineError> {
+        self.abandon_search();
+        self.side = None;
+        let limits = SearchLimits {
+            infinite: true,
+            ..SearchLimits::default()
+        };
+        self.start(limits, Mode::Analysing, on_event)
+    }
+
+    /// Leaves analysing mode (observing afterwards).
+    pub fn stop_analysing(&mut self) {
+        self.abandon_search();
+        self.mode = Mode::Observing;
+        self.side = None;
+    }
+
+    /// Plays `guess` for the opponent on the engine's board and searches the reply
+    /// until the opponent moves. Does nothing useful if `guess` is not legal.
+    pub fn ponder_on(
+        &mut self,
+        guess: Move,
+        on_event: impl FnMut(SearchId, SearchEvent) + Send + 'static,
+    ) -> Result<SearchId, EngineError> {
+        self.abandon_search();
+        let side = self.side.unwrap_or(!self.engine.position().turn());
+        self.engine.play(guess)?;
+        self.ponder_move = Some(guess);
+        // Counted with the guess played: the engine is on move after it.
+        let made = (self.engine.moves().len() / 2) as u32;
+        let mut limits = self.timing.limits(side, made);
+        limits.ponder = true;
+        match self.start(limits, Mode::Pondering, on_event) {
+            Ok(id) => Ok(id),
+            Err(e) => {
+                self.ponder_move = None;
+                let _ = self.engine.undo();
+                self.mode = Mode::Waiting;
+                Err(e)
+            }
+        }
+    }
+
+    /// The move being pondered on, if any.
+    pub fn ponder_move(&self) -> Option<Move> {
+        self.ponder_move
+    }
+
+    /// The opponent played `m` while the engine pondered: on the guessed move the
+    /// search goes on as a timed one (true); otherwise it is abandoned (false) and the
+    /// caller plays `m` and thinks afresh.
+    pub fn ponder_hit(&mut self, m: Move) -> bool {
+        if self.mode == Mode::Pondering && self.ponder_move == Some(m) {
+            self.ponder_move = None;
+            self.redo.clear();
+            self.engine.ponderhit();
+            self.mode = Mode::Thinking;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The running search (thinking, pondering or analysing) is asked to report now.
+    pub fn move_now(&mut self) {
+        if self.mode == Mode::Thinking {
+            self.engine.stop();
+        }
+    }
+
+    /// The current search reported its result: the engine is idle again. Returns the
+    /// mode it was in (the caller decides whether to play the move).
+    pub fn finished(&mut self) -> Mode {
+        let was = self.mode;
+        self.engine.wait();
+        self.active = None;
+        self.mode = match was {
+            Mode::Analysing => Mode::Analysing,
+            _ if self.side.is_some() => Mode::Waiting,
+            _ => Mode::Observing,
+        };
+        was
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels() {
+        assert_eq!(
+            parse_level(&["40", "5", "0"]),
+            Ok(TimeControl {
+                moves: 40,
+                base_ms: 300_000,
+                inc_ms: 0
+            })
+        );
+        assert_eq!(
+            parse_level(&["0", "0:30", "0.5"]),
+            Ok(TimeControl {
+                moves: 0,
+                base_ms: 30_000,
+                inc_ms: 500
+            })
+        );
+        assert_eq!(
+            parse_level(&["40", "25+5", "0"]).unwrap().base_ms,
+            1_500_000
+        );
+        assert!(parse_level(&["40", "5"]).is_err());
+        assert!(parse_level(&["x", "5", "0"]).is_err());
+        assert!(parse_level(&["0", "five", "0"]).is_err());
+        assert!(parse_level(&["0", "1", "-3"]).is_err());
+    }
+
+    #[test]
+    fn repeating_control_counts_moves_to_go() {
+        let t = Timing {
+            control: Some(TimeControl {
+                moves: 40,
+                base_ms: 300_000,
+                inc_ms: 0,
+            }),
+            own_ms: Some(10_000),
+            ..Timing::default()
+        };
+        assert_eq!(t.limits(Color::White, 0).moves_to_go, Some(40));
+        assert_eq!(t.limits(Color::White, 39).moves_to_go, Some(1));
+        assert_eq!(t.limits(Color::White, 40).moves_to_go, Some(40));
+        let l = t.limits(Color::Black, 45);
+        assert_eq!(l.moves_to_go, Some(35));
+        assert_eq!(l.clock(Color::Black).unwrap().time_ms, 10_000);
+        assert_eq!(l.clock(Color::White).unwrap().time_ms, 300_000);
+    }
+
+    #[test]
+    fn fixed_time_and_nps() {
+        let mut t = Timing {
+            move_time_ms: Some(2_000),
+            depth: Some(5),
+            ..Timing::default()
+        };
+        let l = t.limits(Color::White, 0);
+        assert_eq!((l.movetime_ms, l.depth), (Some(2_000), Some(5)));
+        t.nps = Some(1_000);
+        let l = t.limits(Color::White, 0);
+        assert_eq!((l.movetime_ms, l.nodes), (None, Some(2_000)));
+    }
+
+    #[test]
+    fn moves_in_any_notation() {
+        let pos = Position::from_fen(
+            "r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            sable_chess::CastlingMode::Standard,
+        )
+        .unwrap();
+        for (text, uci) in [
+            ("e1g1", "e1g1"),
+            ("O-O", "e1g1"),
+            ("0-0-0", "e1c1"),
+            ("b7a8q", "b7a8q"),
+            ("bxa8=Q+", "b7a8q"),
+            ("Rb1", "a1b1"),
+        ] {
+            let m = parse_any_move(&pos, text).unwrap();
+            assert_eq!(m.to_uci(false).to_string(), uci, "{text}");
+        }
+        assert!(parse_any_move(&pos, "e2e4").is_err());
+        assert!(parse_any_move(&pos, "Nf3").is_err());
+        assert!(looks_like_move("e2e4") && looks_like_move("Nf3") && looks_like_move("O-O"));
+        assert!(looks_like_move("exd5") && looks_like_move("e8=Q"));
+        assert!(!looks_like_move("hello") && !looks_like_move("post") && !looks_like_move("sd"));
+    }
+
+    fn quiet(_: SearchId, _: SearchEvent) {}
+
+    #[test]
+    fn takebacks_and_redo_keep_the_turn() {
+        let mut s = Session::default();
+        s.new_game().unwrap();
+        for text in ["e2e4", "e7e5", "g1f3"] {
+            let m = parse_any_move(&s.position(), text).unwrap();
+            s.play(m).unwrap();
+        }
+        assert_eq!(s.position().turn(), Color::Black);
+        assert_eq!(s.take_back(2), 2);
+        assert_eq!(s.position().turn(), Color::Black);
+        assert_eq!(s.moves().len(), 1);
+        assert_eq!(
+            s.redo().unwrap().map(|m| m.to_uci(false).to_string()),
+            Some("e7e5".into())
+        );
+        assert_eq!(s.take_back(5), 2);
+        assert_eq!(s.position().fen(), Position::startpos().fen());
+        // A different move forgets what could be redone.
+        let m = parse_any_move(&s.position(), "d4").unwrap();
+        s.play(m).unwrap();
+        assert_eq!(s.redo().unwrap(), None);
+    }
+
+    #[test]
+    fn pondering_hides_the_guess_and_takes_it_back() {
+        let mut s = Session::default();
+        s.new_game().unwrap();
+        let e4 = parse_any_move(&s.position(), "e4").unwrap();
+        s.play(e4).unwrap();
+        let before = s.position().fen();
+        let guess = parse_any_move(&s.position(), "c5").unwrap();
+        s.ponder_on(guess, quiet).unwrap();
+        assert_eq!(s.mode(), Mode::Pondering);
+        assert_eq!(s.position().fen(), before);
+        assert_eq!(s.moves().len(), 1);
+        assert_eq!(s.outcome(), None);
+        // A miss: the guess is taken back, the real move played.
+        let e5 = parse_any_move(&s.position(), "e5").unwrap();
+        assert!(!s.ponder_hit(e5));
+        s.play(e5).unwrap();
+        assert_eq!(s.moves().len(), 2);
+        assert_eq!(s.mode(), Mode::Waiting);
+        // A hit: the guess becomes the game move and the search goes on as thinking.
+        let guess = parse_any_move(&s.position(), "Nf3").unwrap();
+        s.ponder_on(guess, quiet).unwrap();
+        assert!(s.ponder_hit(guess));
+        assert_eq!(s.mode(), Mode::Thinking);
+        assert_eq!(s.moves().len(), 3);
+        s.abandon_search();
+        assert_eq!(s.mode(), Mode::Waiting);
+        assert_eq!(s.moves().len(), 3);
+    }
+
+    #[test]
+    fn abandoned_searches_are_not_current() {
+        let mut s = Session::default();
+        let id = s.analyse(quiet).unwrap();
+        assert!(s.is_current(id));
+        s.stop_analysing();
+        assert!(!s.is_current(id));
+        assert_eq!(s.mode(), Mode::Observing);
+        let id2 = s.think_with(SearchLimits::depth(2), quiet).unwrap();
+        assert_ne!(id, id2);
+        assert_eq!(s.side(), Some(Color::White));
+    }
+}
