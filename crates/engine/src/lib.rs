@@ -4,8 +4,8 @@
 //!
 //! The protocol-neutral entry point is [`Engine`]: it owns the game (position and history),
 //! the options, the shared transposition table and the search threads, and reports what a
-//! search finds as [`SearchEvent`]s. The UCI processor (and later xboard and the console)
-//! only translate text to these calls and events back to text.
+//! search finds as [`SearchEvent`]s. The UCI, xboard and console front ends (over
+//! [`session`] for the latter two) only translate text to these calls and events back to text.
 
 pub mod bench;
 mod engine;

@@ -47,8 +47,12 @@ pub fn parse_thinking(line: &str) -> Option<(u32, Score)> {
     let mut t = line.split_whitespace();
     let depth: u32 = t.next()?.trim_end_matches(['.', '&']).parse().ok()?;
     let raw: i32 = t.next()?.parse().ok()?;
-    // Mate scores are written as 100000 + plies (or the negation) by convention.
-    let score = if raw.abs() >= 99_000 {
+    // The protocol writes mate in N moves as 100000 + N (mated: -100000 - N); older
+    // engines (Fairy-Max among them) write 100000 - plies instead.
+    let score = if raw.abs() > 100_000 {
+        let moves = raw.abs() - 100_000;
+        Score::Mate(if raw > 0 { moves } else { -moves })
+    } else if raw.abs() >= 99_000 {
         let plies = 100_000 - raw.abs();
         let moves = (plies.max(0) + 1) / 2;
         Score::Mate(if raw > 0 { moves } else { -moves })
@@ -366,6 +370,15 @@ mod tests {
         assert_eq!(
             parse_thinking("12 -99998 5 100 d1h5"),
             Some((12, Score::Mate(-1)))
+        );
+        // The protocol's own form: 100000 + moves.
+        assert_eq!(
+            parse_thinking("9 100003 5 100 d1h5"),
+            Some((9, Score::Mate(3)))
+        );
+        assert_eq!(
+            parse_thinking("9 -100002 5 100 d1h5"),
+            Some((9, Score::Mate(-2)))
         );
         assert_eq!(parse_thinking("tellics say hi"), None);
     }
