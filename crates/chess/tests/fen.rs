@@ -29,6 +29,13 @@ fn chess960_start_positions_parse_and_round_trip() {
         assert_eq!(pos.fen(), line.trim());
         assert!(!pos.castling().is_empty(), "{line}");
     }
+    for (n, line) in fens.iter().enumerate() {
+        assert_eq!(
+            Position::chess960_start(n as u32).unwrap().fen(),
+            line.trim(),
+            "number {n}"
+        );
+    }
     // Position 518 is the standard start position.
     let standard = Position::from_fen(fens[518], CastlingMode::Standard).unwrap();
     assert_eq!(standard.fen(), sable_chess::STARTPOS_FEN);

@@ -4,6 +4,7 @@
 //!
 //! Make/unmake live in `make.rs`, legal move generation in `movegen.rs`, FEN in `fen.rs`.
 
+mod chess960;
 mod fen;
 mod make;
 mod movegen;

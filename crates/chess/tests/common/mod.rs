@@ -35,47 +35,9 @@ impl Rng {
     }
 }
 
-/// The Chess960 start position number `n` (0..960) as Shredder-FEN, by the standard
-/// numbering (518 is the normal start).
+/// The Chess960 start position number `n` (0..960) as Shredder-FEN (518 is the normal start).
 pub fn chess960_fen(n: usize) -> String {
-    let mut rank = [' '; 8];
-    let mut n = n;
-    let free = |rank: &[char; 8]| -> Vec<usize> { (0..8).filter(|&i| rank[i] == ' ').collect() };
-    rank[(n % 4) * 2 + 1] = 'B';
-    n /= 4;
-    rank[(n % 4) * 2] = 'B';
-    n /= 4;
-    let f = free(&rank);
-    rank[f[n % 6]] = 'Q';
-    n /= 6;
-    let knights = [
-        (0, 1),
-        (0, 2),
-        (0, 3),
-        (0, 4),
-        (1, 2),
-        (1, 3),
-        (1, 4),
-        (2, 3),
-        (2, 4),
-        (3, 4),
-    ];
-    let (a, b) = knights[n];
-    let f = free(&rank);
-    rank[f[a]] = 'N';
-    rank[f[b]] = 'N';
-    let f = free(&rank);
-    rank[f[0]] = 'R';
-    rank[f[1]] = 'K';
-    rank[f[2]] = 'R';
-    let white: String = rank.iter().collect();
-    let files: String = [f[2], f[0]]
-        .iter()
-        .map(|&i| (b'A' + i as u8) as char)
-        .collect();
-    format!(
-        "{}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {files}{} - 0 1",
-        white.to_lowercase(),
-        files.to_lowercase()
-    )
+    sable_chess::Position::chess960_start(n as u32)
+        .expect("n < 960")
+        .fen()
 }

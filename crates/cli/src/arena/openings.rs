@@ -295,61 +295,7 @@ pub fn startpos() -> Opening {
 
 /// Chess960 start position number `n` (0..960) in the Scharnagl numbering.
 pub fn chess960_position(n: u32) -> Position {
-    let n = n % 960;
-    let mut rank: [Option<char>; 8] = [None; 8];
-    let (n2, b1) = (n / 4, n % 4);
-    rank[(b1 * 2 + 1) as usize] = Some('B');
-    let (n3, b2) = (n2 / 4, n2 % 4);
-    rank[(b2 * 2) as usize] = Some('B');
-    let (n4, q) = (n3 / 6, n3 % 6);
-    let place = |rank: &mut [Option<char>; 8], mut k: u32, c: char| {
-        for sq in rank.iter_mut() {
-            if sq.is_none() {
-                if k == 0 {
-                    *sq = Some(c);
-                    return;
-                }
-                k -= 1;
-            }
-        }
-    };
-    place(&mut rank, q, 'Q');
-    const KN: [(u32, u32); 10] = [
-        (0, 1),
-        (0, 2),
-        (0, 3),
-        (0, 4),
-        (1, 2),
-        (1, 3),
-        (1, 4),
-        (2, 3),
-        (2, 4),
-        (3, 4),
-    ];
-    let (k1, k2) = KN[n4 as usize];
-    place(&mut rank, k2, 'N');
-    place(&mut rank, k1, 'N');
-    place(&mut rank, 0, 'R');
-    place(&mut rank, 0, 'K');
-    place(&mut rank, 0, 'R');
-    let white: String = rank.iter().map(|c| c.unwrap_or('?')).collect();
-    let rooks: Vec<char> = white
-        .char_indices()
-        .filter(|(_, c)| *c == 'R')
-        .map(|(i, _)| (b'a' + i as u8) as char)
-        .collect();
-    let castling: String = rooks
-        .iter()
-        .rev()
-        .map(|c| c.to_ascii_uppercase())
-        .chain(rooks.iter().rev().copied())
-        .collect();
-    let fen = format!(
-        "{}/pppppppp/8/8/8/8/PPPPPPPP/{} w {castling} - 0 1",
-        white.to_ascii_lowercase(),
-        white
-    );
-    Position::from_fen(&fen, CastlingMode::Chess960).expect("a valid Chess960 position")
+    Position::chess960_start(n % 960).expect("n % 960 is a start position number")
 }
 
 #[cfg(test)]
