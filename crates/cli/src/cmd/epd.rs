@@ -83,17 +83,7 @@ pub fn run(args: Args) -> CliResult {
             "--concurrency must be at least 1 and --stall a number of seconds",
         ));
     }
-    let mut words = args.engine.split_whitespace().map(str::to_string);
-    let program = words
-        .next()
-        .ok_or_else(|| CliError::msg("--engine is empty"))?;
-    let mut options = Vec::new();
-    for o in &args.options {
-        let (k, v) = o
-            .split_once('=')
-            .ok_or_else(|| CliError::msg(format!("--option '{o}': expected NAME=VALUE")))?;
-        options.push((k.to_string(), v.to_string()));
-    }
+    let (program, words, options) = super::engine_command(&args.engine, &args.options)?;
     let mut limits = Limits {
         movetime: args.movetime.map(Duration::from_millis),
         nodes: args.nodes,
@@ -106,7 +96,7 @@ pub fn run(args: Args) -> CliResult {
     let config = EngineConfig {
         name: program.rsplit('/').next().unwrap_or(&program).to_string(),
         program: program.clone(),
-        args: words.collect(),
+        args: words,
         dir: None,
         protocol: match args.proto.as_str() {
             "uci" => Protocol::Uci,

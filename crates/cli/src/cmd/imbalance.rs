@@ -96,17 +96,7 @@ fn elo_and_se(r: &Wdl) -> (f64, f64) {
 
 pub fn run(args: Args) -> CliResult {
     let imb = Imbalance::parse(&args.imbalance).map_err(CliError::msg)?;
-    let mut words = args.engine.split_whitespace().map(str::to_string);
-    let program = words
-        .next()
-        .ok_or_else(|| CliError::msg("--engine is empty"))?;
-    let mut options = Vec::new();
-    for o in &args.options {
-        let (k, v) = o
-            .split_once('=')
-            .ok_or_else(|| CliError::msg(format!("--option '{o}': expected NAME=VALUE")))?;
-        options.push((k.to_string(), v.to_string()));
-    }
+    let (program, words, options) = super::engine_command(&args.engine, &args.options)?;
     let limits = Limits {
         clock: match &args.tc {
             Some(t) => Some(ClockSpec::parse(t).map_err(|e| CliError::msg(e.to_string()))?),
@@ -133,7 +123,7 @@ pub fn run(args: Args) -> CliResult {
     let engine = |n: u32| EngineConfig {
         name: format!("{short}#{n}"),
         program: program.clone(),
-        args: words.clone().collect(),
+        args: words.clone(),
         dir: None,
         protocol,
         options: options.clone(),

@@ -41,3 +41,23 @@ pub fn read_file(path: &str) -> Result<String, CliError> {
         source,
     })
 }
+
+/// Splits `--engine "PROGRAM ARGS..."` and `--option NAME=VALUE` flags of the suite tools.
+pub fn engine_command(
+    engine: &str,
+    options: &[String],
+) -> Result<(String, Vec<String>, Vec<(String, String)>), CliError> {
+    let mut words = engine.split_whitespace().map(str::to_string);
+    let program = words
+        .next()
+        .ok_or_else(|| CliError::msg("--engine is empty"))?;
+    let options = options
+        .iter()
+        .map(|o| {
+            o.split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .ok_or_else(|| CliError::msg(format!("--option '{o}': expected NAME=VALUE")))
+        })
+        .collect::<Result<_, _>>()?;
+    Ok((program, words.collect(), options))
+}
