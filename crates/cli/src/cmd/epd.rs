@@ -83,7 +83,11 @@ pub fn run(args: Args) -> CliResult {
             "--concurrency must be at least 1 and --stall a number of seconds",
         ));
     }
-    let (program, words, options) = super::engine_command(&args.engine, &args.options)?;
+    let super::EngineCommand {
+        program,
+        args: words,
+        options,
+    } = super::engine_command(&args.engine, &args.options)?;
     let mut limits = Limits {
         movetime: args.movetime.map(Duration::from_millis),
         nodes: args.nodes,

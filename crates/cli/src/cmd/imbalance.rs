@@ -96,7 +96,11 @@ fn elo_and_se(r: &Wdl) -> (f64, f64) {
 
 pub fn run(args: Args) -> CliResult {
     let imb = Imbalance::parse(&args.imbalance).map_err(CliError::msg)?;
-    let (program, words, options) = super::engine_command(&args.engine, &args.options)?;
+    let super::EngineCommand {
+        program,
+        args: words,
+        options,
+    } = super::engine_command(&args.engine, &args.options)?;
     let limits = Limits {
         clock: match &args.tc {
             Some(t) => Some(ClockSpec::parse(t).map_err(|e| CliError::msg(e.to_string()))?),

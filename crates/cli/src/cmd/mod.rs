@@ -42,11 +42,16 @@ pub fn read_file(path: &str) -> Result<String, CliError> {
     })
 }
 
+/// An engine named on the command line of a suite tool.
+pub struct EngineCommand {
+    pub program: String,
+    pub args: Vec<String>,
+    /// `NAME=VALUE` options to set after the handshake.
+    pub options: Vec<(String, String)>,
+}
+
 /// Splits `--engine "PROGRAM ARGS..."` and `--option NAME=VALUE` flags of the suite tools.
-pub fn engine_command(
-    engine: &str,
-    options: &[String],
-) -> Result<(String, Vec<String>, Vec<(String, String)>), CliError> {
+pub fn engine_command(engine: &str, options: &[String]) -> Result<EngineCommand, CliError> {
     let mut words = engine.split_whitespace().map(str::to_string);
     let program = words
         .next()
@@ -59,5 +64,9 @@ pub fn engine_command(
                 .ok_or_else(|| CliError::msg(format!("--option '{o}': expected NAME=VALUE")))
         })
         .collect::<Result<_, _>>()?;
-    Ok((program, words.collect(), options))
+    Ok(EngineCommand {
+        program,
+        args: words.collect(),
+        options,
+    })
 }
