@@ -25,12 +25,10 @@ fn perft_inner(pos: &mut Position, depth: u32) -> u64 {
     perft_portable(pos, depth)
 }
 
-/// Leaf counting is mostly population counts; without the POPCNT instruction (not in
-/// the x86-64 baseline) they are emulated, and perft runs about 25% slower. This copy of
-/// the recursion, with move generation inlined, is compiled to use it.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt")]
-fn perft_popcnt(pos: &mut Position, depth: u32) -> u64 {
+/// One level of the recursion, inlined into each build below so that move generation is
+/// compiled with that build's target features.
+#[inline(always)]
+fn perft_step(pos: &mut Position, depth: u32, child: impl Fn(&mut Position, u32) -> u64) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal_inline(),
@@ -39,7 +37,7 @@ fn perft_popcnt(pos: &mut Position, depth: u32) -> u64 {
             let mut nodes = 0;
             for &m in moves.iter() {
                 let undo = pos.make(m);
-                nodes += perft_popcnt(pos, depth - 1);
+                nodes += child(pos, depth - 1);
                 pos.unmake(m, &undo);
             }
             nodes
@@ -47,21 +45,17 @@ fn perft_popcnt(pos: &mut Position, depth: u32) -> u64 {
     }
 }
 
+/// Leaf counting is mostly population counts; without the POPCNT instruction (not in
+/// the x86-64 baseline) they are emulated, and perft runs about 25% slower. This copy of
+/// the recursion, with move generation inlined, is compiled to use it.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn perft_popcnt(pos: &mut Position, depth: u32) -> u64 {
+    perft_step(pos, depth, |p, d| perft_popcnt(p, d))
+}
+
 fn perft_portable(pos: &mut Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => pos.count_legal(),
-        _ => {
-            let moves = pos.legal_moves();
-            let mut nodes = 0;
-            for &m in moves.iter() {
-                let undo = pos.make(m);
-                nodes += perft_portable(pos, depth - 1);
-                pos.unmake(m, &undo);
-            }
-            nodes
-        }
-    }
+    perft_step(pos, depth, perft_portable)
 }
 
 /// Leaf counts below each legal move (Stockfish's `go perft` divide), in generation order.
