@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{read_file, CliError, CliResult};
-use crate::arena::engine::{Engine, EngineConfig, Protocol, ThinkRequest};
+use crate::arena::engine::{Engine, EngineConfig, ThinkRequest};
 use crate::arena::notation::san;
 use crate::arena::referee::DEFAULT_STALL;
 use crate::arena::suite::{read_entry, SuiteEntry};
@@ -21,15 +21,8 @@ use crate::arena::tc::Limits;
 pub struct Args {
     /// EPD file with `bm` and/or `am` operations (and `id`, STS points in `c0`).
     file: String,
-    /// The engine's command (program and arguments).
-    #[arg(long)]
-    engine: String,
-    /// Protocol: uci or xboard (xboard engines need `setboard`).
-    #[arg(long, default_value = "uci")]
-    proto: String,
-    /// Engine option, repeatable: `--option Hash=64`.
-    #[arg(long = "option", value_name = "NAME=VALUE")]
-    options: Vec<String>,
+    #[command(flatten)]
+    engine: super::EngineArgs,
     /// Time per position in milliseconds (the default when no limit is given: 1000).
     #[arg(long, value_name = "MS")]
     movetime: Option<u64>,
@@ -87,7 +80,8 @@ pub fn run(args: Args) -> CliResult {
         program,
         args: words,
         options,
-    } = super::engine_command(&args.engine, &args.options)?;
+        protocol,
+    } = args.engine.command()?;
     let mut limits = Limits {
         movetime: args.movetime.map(Duration::from_millis),
         nodes: args.nodes,
@@ -102,11 +96,7 @@ pub fn run(args: Args) -> CliResult {
         program: program.clone(),
         args: words,
         dir: None,
-        protocol: match args.proto.as_str() {
-            "uci" => Protocol::Uci,
-            "xboard" => Protocol::Xboard,
-            p => return Err(CliError::msg(format!("--proto: unknown protocol '{p}'"))),
-        },
+        protocol,
         options,
         limits,
         margin: Duration::ZERO,

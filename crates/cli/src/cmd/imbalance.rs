@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use super::{CliError, CliResult};
 use crate::arena::adjudication::{DrawRule, ResignRule, Rules};
-use crate::arena::engine::{EngineConfig, Protocol};
+use crate::arena::engine::EngineConfig;
 use crate::arena::game::GameRecord;
 use crate::arena::imbalance::{position, Imbalance};
 use crate::arena::options::{Kind, MatchOptions};
@@ -25,15 +25,8 @@ pub struct Args {
     /// The imbalance: side A's pieces and side B's besides king and pawns, e.g.
     /// `QRR:RRBNN`, or a preset: qrr-rrbnn, qr-rbnn, q-bnn.
     imbalance: String,
-    /// The engine's command (program and arguments).
-    #[arg(long)]
-    engine: String,
-    /// Protocol: uci or xboard (xboard engines need `setboard`).
-    #[arg(long, default_value = "uci")]
-    proto: String,
-    /// Engine option, repeatable: `--option Hash=16`.
-    #[arg(long = "option", value_name = "NAME=VALUE")]
-    options: Vec<String>,
+    #[command(flatten)]
+    engine: super::EngineArgs,
     /// Time control `[moves/]seconds[+increment]`.
     #[arg(long)]
     tc: Option<String>,
@@ -100,7 +93,8 @@ pub fn run(args: Args) -> CliResult {
         program,
         args: words,
         options,
-    } = super::engine_command(&args.engine, &args.options)?;
+        protocol,
+    } = args.engine.command()?;
     let limits = Limits {
         clock: match &args.tc {
             Some(t) => Some(ClockSpec::parse(t).map_err(|e| CliError::msg(e.to_string()))?),
@@ -118,11 +112,6 @@ pub fn run(args: Args) -> CliResult {
             "--positions and --concurrency must be at least 1",
         ));
     }
-    let protocol = match args.proto.as_str() {
-        "uci" => Protocol::Uci,
-        "xboard" => Protocol::Xboard,
-        p => return Err(CliError::msg(format!("--proto: unknown protocol '{p}'"))),
-    };
     let short = program.rsplit('/').next().unwrap_or(&program).to_string();
     let engine = |n: u32| EngineConfig {
         name: format!("{short}#{n}"),

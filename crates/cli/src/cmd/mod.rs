@@ -42,31 +42,56 @@ pub fn read_file(path: &str) -> Result<String, CliError> {
     })
 }
 
+/// The engine flags shared by the suite tools (`sable epd`, `sable imbalance`).
+#[derive(clap::Args)]
+pub struct EngineArgs {
+    /// The engine's command (program and arguments).
+    #[arg(long)]
+    pub engine: String,
+    /// Protocol: uci or xboard (xboard engines need `setboard`).
+    #[arg(long, default_value = "uci")]
+    pub proto: String,
+    /// Engine option, repeatable: `--option Hash=64`.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+}
+
 /// An engine named on the command line of a suite tool.
 pub struct EngineCommand {
     pub program: String,
     pub args: Vec<String>,
     /// `NAME=VALUE` options to set after the handshake.
     pub options: Vec<(String, String)>,
+    pub protocol: crate::arena::engine::Protocol,
 }
 
-/// Splits `--engine "PROGRAM ARGS..."` and `--option NAME=VALUE` flags of the suite tools.
-pub fn engine_command(engine: &str, options: &[String]) -> Result<EngineCommand, CliError> {
-    let mut words = engine.split_whitespace().map(str::to_string);
-    let program = words
-        .next()
-        .ok_or_else(|| CliError::msg("--engine is empty"))?;
-    let options = options
-        .iter()
-        .map(|o| {
-            o.split_once('=')
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .ok_or_else(|| CliError::msg(format!("--option '{o}': expected NAME=VALUE")))
+impl EngineArgs {
+    /// Splits `--engine "PROGRAM ARGS..."`, the `--option NAME=VALUE` flags and `--proto`.
+    pub fn command(&self) -> Result<EngineCommand, CliError> {
+        use crate::arena::engine::Protocol;
+        let mut words = self.engine.split_whitespace().map(str::to_string);
+        let program = words
+            .next()
+            .ok_or_else(|| CliError::msg("--engine is empty"))?;
+        let options = self
+            .options
+            .iter()
+            .map(|o| {
+                o.split_once('=')
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .ok_or_else(|| CliError::msg(format!("--option '{o}': expected NAME=VALUE")))
+            })
+            .collect::<Result<_, _>>()?;
+        let protocol = match self.proto.as_str() {
+            "uci" => Protocol::Uci,
+            "xboard" => Protocol::Xboard,
+            p => return Err(CliError::msg(format!("--proto: unknown protocol '{p}'"))),
+        };
+        Ok(EngineCommand {
+            program,
+            args: words.collect(),
+            options,
+            protocol,
         })
-        .collect::<Result<_, _>>()?;
-    Ok(EngineCommand {
-        program,
-        args: words.collect(),
-        options,
-    })
+    }
 }
