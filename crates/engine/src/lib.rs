@@ -28,3 +28,4 @@ pub use engine::{
 pub use limits::{Clock, SearchLimits};
 pub use report::{Bound, ScoreReport, SearchEvent, SearchInfo, SearchResult, Wdl};
 pub use score::MAX_PLY;
+pub use search::technique;

@@ -1,12 +1,12 @@
 //! UCI text for the engine's options and reports.
 
-use sable_engine::{Bound, Engine, ScoreReport, SearchEvent};
+use sable_engine::{technique, Bound, Engine, ScoreReport, SearchEvent};
 use sable_engine::{HASH_MB, MOVE_OVERHEAD_MS, MULTI_PV, THREADS};
 use std::fmt::Write;
 
 /// The `option` lines answering `uci`.
 pub fn option_lines() -> Vec<String> {
-    vec![
+    let mut lines = vec![
         format!(
             "option name Hash type spin default {} min {} max {}",
             HASH_MB.1, HASH_MB.0, HASH_MB.2
@@ -27,7 +27,11 @@ pub fn option_lines() -> Vec<String> {
         "option name Clear Hash type button".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
         "option name UCI_ShowWDL type check default false".to_string(),
-    ]
+    ];
+    if technique::SWITCHABLE {
+        lines.push("option name Ablate type string default <empty>".to_string());
+    }
+    lines
 }
 
 fn spin(name: &str, value: Option<&str>) -> Result<i64, String> {
@@ -61,6 +65,12 @@ pub fn apply_option(engine: &mut Engine, name: &str, value: Option<&str>) -> Res
         "uci_chess960" => e(engine.set_chess960(check("UCI_Chess960", value)?)),
         "uci_showwdl" => {
             engine.set_show_wdl(check("UCI_ShowWDL", value)?);
+            Ok(())
+        }
+        "ablate" if technique::SWITCHABLE => {
+            let text = value.unwrap_or("").trim();
+            let text = if text == "<empty>" { "" } else { text };
+            technique::set_disabled(technique::parse_mask(text)?);
             Ok(())
         }
         _ => Err(format!("no option named '{name}'")),

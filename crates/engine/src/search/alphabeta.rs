@@ -1,6 +1,7 @@
 //! The tree search: principal variation search with quiescence, and the pruning,
 //! reduction and extension techniques, each in its own labelled block.
 
+use super::technique::{on, Technique as T};
 use super::{Worker, MAX_PLY};
 use crate::history::{self, piece_to};
 use crate::movepick::{is_noisy, Continuations, MovePicker};
@@ -142,10 +143,12 @@ impl Worker {
             }
             // Mate distance pruning: no line from here can beat a shorter mate found
             // already. (Elo: not yet measured)
-            alpha = alpha.max(mated_in(ply));
-            beta = beta.min(mate_in(ply + 1));
-            if alpha >= beta {
-                return alpha;
+            if on(T::MateDistance) {
+                alpha = alpha.max(mated_in(ply));
+                beta = beta.min(mate_in(ply + 1));
+                if alpha >= beta {
+                    return alpha;
+                }
             }
         }
 
@@ -169,7 +172,12 @@ impl Worker {
                 TtBound::Lower => h.score >= beta,
                 TtBound::Upper => h.score <= alpha,
             };
-            if !pv_node && h.depth >= depth && usable && self.pos.halfmoves() < 90 {
+            if !pv_node
+                && h.depth >= depth
+                && usable
+                && self.pos.halfmoves() < 90
+                && on(T::TtCutoff)
+            {
                 return h.score;
             }
         }
@@ -209,7 +217,8 @@ impl Worker {
         if !pv_node && !in_check && excluded.is_null() {
             // Reverse futility pruning: far above beta with little depth left, a quiet
             // position will not fall below it. (Elo: not yet measured)
-            if depth <= 8
+            if on(T::ReverseFutility)
+                && depth <= 8
                 && eval - 85 * (depth - i32::from(improving)) >= beta
                 && eval < MATE_BOUND
                 && beta > -MATE_BOUND
@@ -219,7 +228,7 @@ impl Worker {
 
             // Razoring: far below alpha near the leaves, trust quiescence.
             // (Elo: not yet measured)
-            if depth <= 3 && eval + 220 + 170 * depth <= alpha {
+            if on(T::Razoring) && depth <= 3 && eval + 220 + 170 * depth <= alpha {
                 let v = self.qsearch(alpha, alpha + 1, ply, false, true);
                 if v <= alpha {
                     return v;
@@ -229,7 +238,8 @@ impl Worker {
             // Null move pruning, not with only king and pawns (zugzwang) nor twice in a
             // row; verified by a reduced search without null moves at high depth.
             // (Elo: not yet measured)
-            if depth >= 3
+            if on(T::NullMove)
+                && depth >= 3
                 && eval >= beta
                 && static_eval >= beta
                 && ply >= self.nmp_min_ply
@@ -267,7 +277,13 @@ impl Worker {
 
         // Internal iterative reduction: without a table move this node is probably
         // new and badly ordered; search it shallower first. (Elo: not yet measured)
-        if !root && depth >= 4 && tt_move.is_null() && excluded.is_null() && (pv_node || cut_node) {
+        if on(T::Iir)
+            && !root
+            && depth >= 4
+            && tt_move.is_null()
+            && excluded.is_null()
+            && (pv_node || cut_node)
+        {
             depth -= 1;
         }
 
@@ -323,12 +339,13 @@ impl Worker {
                 let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
                 if !noisy {
                     // Late move pruning (Elo: not yet measured)
-                    if move_count >= lmp_threshold(depth, improving) {
+                    if on(T::LateMovePruning) && move_count >= lmp_threshold(depth, improving) {
                         picker.skip_quiets();
                         continue;
                     }
                     // Futility pruning (Elo: not yet measured)
-                    if !in_check
+                    if on(T::Futility)
+                        && !in_check
                         && !gives_check
                         && lmr_depth <= 8
                         && static_eval + 130 + 110 * lmr_depth <= alpha
@@ -337,12 +354,19 @@ impl Worker {
                         continue;
                     }
                     // SEE pruning of quiet moves (Elo: not yet measured)
-                    if lmr_depth <= 8 && !see_ge(&self.pos, m, -28 * lmr_depth * lmr_depth) {
+                    if on(T::SeeQuiets)
+                        && lmr_depth <= 8
+                        && !see_ge(&self.pos, m, -28 * lmr_depth * lmr_depth)
+                    {
                         continue;
                     }
                 } else {
                     // SEE pruning of captures (Elo: not yet measured)
-                    if depth <= 8 && !gives_check && !see_ge(&self.pos, m, -95 * depth) {
+                    if on(T::SeeCaptures)
+                        && depth <= 8
+                        && !gives_check
+                        && !see_ge(&self.pos, m, -95 * depth)
+                    {
                         continue;
                     }
                 }
@@ -352,7 +376,8 @@ impl Worker {
             if !root && ply < 2 * self.root_depth as usize {
                 let singular_candidate = match tt {
                     Some(h) => {
-                        depth >= 8
+                        on(T::Singular)
+                            && depth >= 8
                             && m == tt_move
                             && excluded.is_null()
                             && h.bound != TtBound::Upper
@@ -386,7 +411,7 @@ impl Worker {
                     } else if tt_score >= beta {
                         extension = -1;
                     }
-                } else if gives_check {
+                } else if gives_check && on(T::CheckExtension) {
                     // Check extension (Elo: not yet measured)
                     extension = 1;
                 }
@@ -399,7 +424,11 @@ impl Worker {
             // Late move reductions: later moves in a well-ordered list rarely matter;
             // search them shallower and re-search only if they beat alpha.
             // (Elo: not yet measured)
-            if depth >= 2 && move_count > 1 + usize::from(root) && (!noisy || !pv_node) {
+            if on(T::Lmr)
+                && depth >= 2
+                && move_count > 1 + usize::from(root)
+                && (!noisy || !pv_node)
+            {
                 let mut r = reduction(depth, move_count);
                 r += i32::from(!pv_node);
                 r += i32::from(cut_node);
@@ -418,13 +447,14 @@ impl Worker {
                 if v > alpha && d < new_depth {
                     v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
                 }
-            } else if !pv_node || move_count > 1 {
+            } else if !pv_node || (move_count > 1 && on(T::Pvs)) {
                 // Principal variation search: after the first move only prove that the
                 // others are worse, with a null window; re-search those that are not.
                 // (Elo: not yet measured)
                 v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
             }
-            if pv_node && (move_count == 1 || (v > alpha && (root || v < beta))) {
+            let unsearched = v == -INFINITE;
+            if pv_node && (unsearched || (v > alpha && (root || v < beta))) {
                 v = -self.search(-beta, -alpha, new_depth, ply + 1, false);
             }
             self.unmake(m, &undo);
@@ -492,7 +522,7 @@ impl Worker {
 
         // History, continuation history, capture history and killer updates on a fail
         // high. (Elo: not yet measured)
-        if best >= beta && !best_move.is_null() {
+        if best >= beta && !best_move.is_null() && on(T::Histories) {
             self.update_histories(
                 ply,
                 depth,

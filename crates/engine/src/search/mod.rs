@@ -3,6 +3,7 @@
 
 mod alphabeta;
 mod quiescence;
+pub mod technique;
 
 use crate::eval::Evaluator;
 use crate::history::{Histories, PieceTo};
@@ -13,6 +14,7 @@ use crate::time;
 use sable_chess::{Move, Position};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
+use technique::{on, Technique};
 
 /// Stack size of search threads: the recursion keeps move lists on the stack.
 pub(crate) const STACK_SIZE: usize = 64 << 20;
@@ -304,7 +306,11 @@ impl Worker {
         let mut delta = 18;
         // Aspiration windows
         // (Elo: not yet measured)
-        let (mut alpha, mut beta) = if depth >= 4 && prev != -INFINITE && !score::is_mate(prev) {
+        let (mut alpha, mut beta) = if on(Technique::Aspiration)
+            && depth >= 4
+            && prev != -INFINITE
+            && !score::is_mate(prev)
+        {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
             (-INFINITE, INFINITE)

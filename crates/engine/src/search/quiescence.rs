@@ -1,6 +1,7 @@
 //! Quiescence search: resolves captures (and, at its first ply, quiet checks) until the
 //! position is quiet enough for the static evaluation to be trusted.
 
+use super::technique::{on, Technique as T};
 use super::{Worker, MAX_PLY};
 use crate::history::piece_to;
 use crate::movepick::{is_noisy, MovePicker};
@@ -96,7 +97,11 @@ impl Worker {
                 // Futility pruning in quiescence: even winning the victim for free
                 // cannot reach alpha. (Elo: not yet measured)
                 let quiet_check = !is_noisy(&self.pos, m);
-                if !quiet_check && !m.is_promotion() && !self.pos.gives_check(m) {
+                if on(T::QsFutility)
+                    && !quiet_check
+                    && !m.is_promotion()
+                    && !self.pos.gives_check(m)
+                {
                     let gain = self.pos.captured_role(m).map_or(0, value);
                     if futility_base + gain <= alpha {
                         best = best.max(futility_base + gain);
@@ -105,7 +110,7 @@ impl Worker {
                 }
                 // SEE pruning in quiescence: skip captures that lose material.
                 // (Elo: not yet measured)
-                if !see_ge(&self.pos, m, 0) {
+                if on(T::QsSee) && !see_ge(&self.pos, m, 0) {
                     continue;
                 }
             }
