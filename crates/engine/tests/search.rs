@@ -182,6 +182,19 @@ fn node_limit_is_exact_with_one_thread() {
 }
 
 #[test]
+fn node_limit_counts_every_thread() {
+    let mut e = Engine::new();
+    e.set_threads(2).unwrap();
+    let limits = SearchLimits {
+        nodes: Some(200_000),
+        ..SearchLimits::default()
+    };
+    let r = e.search(limits, |_| {}).unwrap();
+    // Two threads each searching the limit alone would report about twice as many.
+    assert!(r.nodes >= 200_000 && r.nodes < 250_000, "{}", r.nodes);
+}
+
+#[test]
 fn threads_share_work_and_agree_on_a_mate() {
     let fen = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
     let mut e = Engine::new();

@@ -187,7 +187,14 @@ impl Worker {
         }
         if self.id == 0 {
             if let Some(limit) = ctx.limits.nodes {
-                if self.nodes >= limit {
+                // One thread counts exactly; several count together, the helpers as of
+                // their last publication (each at most 1023 nodes behind).
+                let reached = if ctx.nodes.len() == 1 {
+                    self.nodes >= limit
+                } else {
+                    self.nodes & 1023 == 0 && ctx.total_nodes() >= limit
+                };
+                if reached {
                     ctx.control.stop.store(true, Relaxed);
                     self.stopped = true;
                     return true;
