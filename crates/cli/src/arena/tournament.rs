@@ -98,7 +98,8 @@ impl OpeningSource {
 }
 
 enum Msg {
-    Done(Box<GameRecord>),
+    /// A finished game, and where to say that it has been counted.
+    Done(Box<GameRecord>, mpsc::Sender<()>),
     Fatal(String),
 }
 
@@ -144,7 +145,7 @@ pub fn run(
         drop(tx);
         for msg in rx {
             match msg {
-                Msg::Done(record) => {
+                Msg::Done(record, counted) => {
                     if let Some(f) = pgn.as_mut() {
                         let meta = PgnMeta {
                             event: &opts.event,
@@ -162,6 +163,7 @@ pub fn run(
                     if keep {
                         kept.push(*record);
                     }
+                    let _ = counted.send(());
                 }
                 Msg::Fatal(e) => {
                     fatal.get_or_insert(e);
@@ -188,6 +190,7 @@ fn worker(
     // Engines by (engine index, slot).
     let mut engines: HashMap<(usize, usize), Engine> = HashMap::new();
     let mut started: HashMap<(usize, usize), u32> = HashMap::new();
+    let (counted_tx, counted_rx) = mpsc::channel();
     loop {
         if cancel.load(Ordering::SeqCst) {
             break;
@@ -266,8 +269,14 @@ fn worker(
                     }
                 }
                 // A game cut short by Ctrl-C (engines get the signal too) does not count.
-                if !cancelled {
-                    let _ = tx.send(Msg::Done(Box::new(played.record)));
+                // The next game waits until this one is counted: an SPRT decision then
+                // stops the match with no more games started than are being played.
+                if !cancelled
+                    && tx
+                        .send(Msg::Done(Box::new(played.record), counted_tx.clone()))
+                        .is_ok()
+                {
+                    let _ = counted_rx.recv();
                 }
             }
             Err(Abort::Cancelled) => break,
