@@ -1,5 +1,11 @@
 //! The tree search: principal variation search with quiescence, and the pruning,
 //! reduction and extension techniques, each in its own labelled block.
+//!
+//! A block's label is what `tools/ablation.sh` measured for it (2026-11-29): the full
+//! engine against the same build without that block, self-play at 1+0.01, 8moves_v3
+//! openings with colours swapped, Elo ± 95 %. Sixty games settle only the large ones
+//! (histories, late move reductions, aspiration windows); the others lie within their
+//! error bars, the negative ones included, and stay until a longer run says otherwise.
 
 use super::technique::{on, Technique as T};
 use super::{Worker, MAX_PLY};
@@ -142,7 +148,7 @@ impl Worker {
                 return if in_check { DRAW } else { self.evaluate() };
             }
             // Mate distance pruning: no line from here can beat a shorter mate found
-            // already. (Elo: not yet measured)
+            // already. (-23 ± 65 Elo, 60 games at 1+0.01)
             if on(T::MateDistance) {
                 alpha = alpha.max(mated_in(ply));
                 beta = beta.min(mate_in(ply + 1));
@@ -165,7 +171,7 @@ impl Worker {
             tt.map_or(Move::NULL, |h| h.mv)
         };
 
-        // Transposition table cutoff (Elo: not yet measured)
+        // Transposition table cutoff (+53 ± 82 Elo, 60 games at 1+0.01)
         if let Some(h) = tt {
             let usable = match h.bound {
                 TtBound::Exact => true,
@@ -216,7 +222,7 @@ impl Worker {
 
         if !pv_node && !in_check && excluded.is_null() {
             // Reverse futility pruning: far above beta with little depth left, a quiet
-            // position will not fall below it. (Elo: not yet measured)
+            // position will not fall below it. (+64 ± 62 Elo, 60 games at 1+0.01)
             if on(T::ReverseFutility)
                 && depth <= 8
                 && eval - 85 * (depth - i32::from(improving)) >= beta
@@ -227,7 +233,7 @@ impl Worker {
             }
 
             // Razoring: far below alpha near the leaves, trust quiescence.
-            // (Elo: not yet measured)
+            // (+29 ± 72 Elo, 60 games at 1+0.01)
             if on(T::Razoring) && depth <= 3 && eval + 220 + 170 * depth <= alpha {
                 let v = self.qsearch(alpha, alpha + 1, ply, false, true);
                 if v <= alpha {
@@ -237,7 +243,7 @@ impl Worker {
 
             // Null move pruning, not with only king and pawns (zugzwang) nor twice in a
             // row; verified by a reduced search without null moves at high depth.
-            // (Elo: not yet measured)
+            // (+29 ± 72 Elo, 60 games at 1+0.01)
             if on(T::NullMove)
                 && depth >= 3
                 && eval >= beta
@@ -276,7 +282,7 @@ impl Worker {
         }
 
         // Internal iterative reduction: without a table move this node is probably
-        // new and badly ordered; search it shallower first. (Elo: not yet measured)
+        // new and badly ordered; search it shallower first. (-47 ± 68 Elo, 60 games at 1+0.01)
         if on(T::Iir)
             && !root
             && depth >= 4
@@ -338,12 +344,12 @@ impl Worker {
             if !root && best > -MATE_BOUND && has_material {
                 let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
                 if !noisy {
-                    // Late move pruning (Elo: not yet measured)
+                    // Late move pruning (-29 ± 70 Elo, 60 games at 1+0.01)
                     if on(T::LateMovePruning) && move_count >= lmp_threshold(depth, improving) {
                         picker.skip_quiets();
                         continue;
                     }
-                    // Futility pruning (Elo: not yet measured)
+                    // Futility pruning (+0 ± 76 Elo, 60 games at 1+0.01)
                     if on(T::Futility)
                         && !in_check
                         && !gives_check
@@ -353,7 +359,7 @@ impl Worker {
                         picker.skip_quiets();
                         continue;
                     }
-                    // SEE pruning of quiet moves (Elo: not yet measured)
+                    // SEE pruning of quiet moves (+58 ± 61 Elo, 60 games at 1+0.01)
                     if on(T::SeeQuiets)
                         && lmr_depth <= 8
                         && !see_ge(&self.pos, m, -28 * lmr_depth * lmr_depth)
@@ -361,7 +367,7 @@ impl Worker {
                         continue;
                     }
                 } else {
-                    // SEE pruning of captures (Elo: not yet measured)
+                    // SEE pruning of captures (+23 ± 71 Elo, 60 games at 1+0.01)
                     if on(T::SeeCaptures)
                         && depth <= 8
                         && !gives_check
@@ -389,7 +395,7 @@ impl Worker {
                 if singular_candidate {
                     // Singular extension: extend the table move when every other move
                     // fails low against a margin below its score; cut when even the
-                    // others beat beta (multi-cut). (Elo: not yet measured)
+                    // others beat beta (multi-cut). (+12 ± 73 Elo, 60 games at 1+0.01)
                     let tt_score = tt.map_or(0, |h| h.score);
                     let s_beta = tt_score - 2 * depth;
                     let s_depth = (depth - 1) / 2;
@@ -412,7 +418,7 @@ impl Worker {
                         extension = -1;
                     }
                 } else if gives_check && on(T::CheckExtension) {
-                    // Check extension (Elo: not yet measured)
+                    // Check extension (-53 ± 71 Elo, 60 games at 1+0.01)
                     extension = 1;
                 }
             }
@@ -423,7 +429,7 @@ impl Worker {
             let mut v = -INFINITE;
             // Late move reductions: later moves in a well-ordered list rarely matter;
             // search them shallower and re-search only if they beat alpha.
-            // (Elo: not yet measured)
+            // (+134 ± 65 Elo, 60 games at 1+0.01)
             if on(T::Lmr)
                 && depth >= 2
                 && move_count > 1 + usize::from(root)
@@ -450,7 +456,7 @@ impl Worker {
             } else if !pv_node || (move_count > 1 && on(T::Pvs)) {
                 // Principal variation search: after the first move only prove that the
                 // others are worse, with a null window; re-search those that are not.
-                // (Elo: not yet measured)
+                // (-35 ± 69 Elo, 60 games at 1+0.01)
                 v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
             }
             let unsearched = v == -INFINITE;
@@ -521,7 +527,7 @@ impl Worker {
         }
 
         // History, continuation history, capture history and killer updates on a fail
-        // high. (Elo: not yet measured)
+        // high. (+512 ± 227 Elo, 60 games at 1+0.01)
         if best >= beta && !best_move.is_null() && on(T::Histories) {
             self.update_histories(
                 ply,
