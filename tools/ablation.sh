@@ -13,8 +13,11 @@ cd "$(dirname "$0")/.."
 rounds=${1:-30}
 limit=${2:-tc=1+0.01}
 shift $(( $# > 2 ? 2 : $# ))
-cargo build --release -q -p sable --features ablation --target-dir target/ablation
-exe=target/ablation/release/sable
+# ABLATION_EXE: an ablation build made already (skips the build here).
+exe=${ABLATION_EXE:-target/ablation/release/sable}
+if [ -z "${ABLATION_EXE:-}" ]; then
+  cargo build --release -q -p sable --features ablation --target-dir target/ablation
+fi
 if [ $# -eq 0 ]; then
   # The engine lists its technique names when given an unknown one.
   set -- $(printf 'setoption name Ablate value ?\nquit\n' | "$exe" uci \
