@@ -4,8 +4,8 @@
 //! points in `c0` (the Strategic Test Suite), the point score per theme.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -104,13 +104,7 @@ pub fn run(args: Args) -> CliResult {
         debug: false,
     };
 
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = cancel.clone();
-    let _ = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-    });
+    let cancel = super::cancel_on_ctrlc("sable epd");
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let answers: Mutex<Vec<Option<Answer>>> =

@@ -4,8 +4,7 @@
 //! one pawn short, to calibrate a pawn in Elo; the imbalance is reported in pawns for
 //! side A with a 95% error bar (delta method over the two independent runs).
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::{CliError, CliResult};
@@ -125,13 +124,7 @@ pub fn run(args: Args) -> CliResult {
         stall: DEFAULT_STALL,
         debug: false,
     };
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = cancel.clone();
-    let _ = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-    });
+    let cancel = super::cancel_on_ctrlc("sable imbalance");
 
     let mut limit_text = Vec::new();
     if let Some(t) = &args.tc {

@@ -2,8 +2,7 @@
 //! the results. Options are cutechess-cli/fastchess style and parsed by
 //! `arena::options`, so they pass through clap untouched.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use super::{CliError, CliResult};
 use crate::arena::openings::Book;
@@ -62,15 +61,7 @@ pub fn run(args: Args) -> CliResult {
         None if opts.chess960 => OpeningSource::Chess960 { seed: opts.seed },
         None => OpeningSource::StartPos,
     };
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = cancel.clone();
-    // First Ctrl-C: stop, save and report; a second one quits at once.
-    let _ = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-        eprintln!("\nsable match: interrupted; finishing the report (Ctrl-C again to quit now)");
-    });
+    let cancel = super::cancel_on_ctrlc("sable match");
     let result = tournament::run(&opts, &openings, cancel.clone(), false);
     let standings = match result {
         Ok((s, _)) => s,

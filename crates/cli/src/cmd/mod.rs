@@ -95,3 +95,18 @@ impl EngineArgs {
         })
     }
 }
+
+/// A flag raised by the first Ctrl-C, so a long tool can stop, save and report;
+/// a second Ctrl-C quits at once.
+pub fn cancel_on_ctrlc(tool: &'static str) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let cancel = std::sync::Arc::new(AtomicBool::new(false));
+    let flag = cancel.clone();
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("\n{tool}: interrupted; finishing the report (Ctrl-C again to quit now)");
+    });
+    cancel
+}
