@@ -38,6 +38,8 @@ enum Command {
     Eval(cmd::eval::Args),
     /// Fit the evaluation parameters to game results (Texel tuning).
     Tune(cmd::tune::Args),
+    /// Self-play games at fixed nodes, written as labelled positions for `sable tune`.
+    Datagen(cmd::datagen::Args),
     /// Play engines (UCI or xboard) against each other: matches, gauntlets, SPRT.
     Match(cmd::match_cmd::Args),
     /// Speak UCI on stdin/stdout (what `sable` alone does when the first line is `uci`).
@@ -105,6 +107,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => cmd::bench::run(args),
         Some(Command::Eval(args)) => cmd::eval::run(args),
         Some(Command::Tune(args)) => cmd::tune::run(args),
+        Some(Command::Datagen(args)) => cmd::datagen::run(args),
         Some(Command::Match(args)) => cmd::match_cmd::run(args),
         Some(Command::Epd(args)) => cmd::epd::run(args),
         Some(Command::Imbalance(args)) => cmd::imbalance::run(args),
