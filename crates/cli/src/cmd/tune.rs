@@ -39,6 +39,9 @@ pub struct Args {
     /// Parameters used by fewer training positions than this keep their starting value.
     #[arg(long, default_value_t = 300)]
     min_count: usize,
+    /// Threads computing the gradient (the result does not depend on it beyond rounding).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 /// The traced positions, flattened: `coeffs[start[i]..start[i + 1]]` is position i's.
@@ -167,10 +170,10 @@ fn fit_k(d: &Data, p: &[f64]) -> f64 {
     (a + b) / 2.0
 }
 
-fn gradient(d: &Data, p: &[f64], k: f64, grad: &mut [f64]) {
-    grad.iter_mut().for_each(|g| *g = 0.0);
+/// The gradient of the training loss over positions `range`, added into `grad`.
+fn gradient_part(d: &Data, p: &[f64], k: f64, range: std::ops::Range<usize>, grad: &mut [f64]) {
     let ln10 = std::f64::consts::LN_10;
-    for i in 0..d.len() {
+    for i in range {
         if d.validation[i] {
             continue;
         }
@@ -180,6 +183,33 @@ fn gradient(d: &Data, p: &[f64], k: f64, grad: &mut [f64]) {
         for &(idx, c) in &d.coeffs[d.start[i]..d.start[i + 1]] {
             grad[2 * idx as usize] += de * c as f64 * wm;
             grad[2 * idx as usize + 1] += de * c as f64 * we;
+        }
+    }
+}
+
+/// The gradient of the mean training loss, the positions split over `threads`.
+fn gradient(d: &Data, p: &[f64], k: f64, threads: usize, grad: &mut [f64]) {
+    grad.iter_mut().for_each(|g| *g = 0.0);
+    let chunk = d.len().div_ceil(threads.max(1));
+    let parts: Vec<Vec<f64>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads.max(1))
+            .map(|t| {
+                let range = (t * chunk).min(d.len())..((t + 1) * chunk).min(d.len());
+                s.spawn(move || {
+                    let mut g = vec![0.0; p.len()];
+                    gradient_part(d, p, k, range, &mut g);
+                    g
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("gradient thread"))
+            .collect()
+    });
+    for part in parts {
+        for (g, x) in grad.iter_mut().zip(part) {
+            *g += x;
         }
     }
     let n = d.validation.iter().filter(|v| !**v).count().max(1) as f64;
@@ -274,7 +304,7 @@ pub fn run(args: Args) -> CliResult {
     );
     let bar = ProgressBar::new(args.epochs as u64).with_style(style("tuning"));
     for epoch in 1..=args.epochs {
-        gradient(&data, &p, k, &mut grad);
+        gradient(&data, &p, k, args.threads, &mut grad);
         for j in 0..p.len() {
             if frozen[j / 2] {
                 continue;
