@@ -1,5 +1,5 @@
 //! Hand-set starting values for every parameter, from simple chess rules of thumb
-//! (centralise pieces, advance pawns, shelter the king). `sable tune --seed` starts
+//! (centralise pieces, advance pawns, shelter the king). `sable tune --from-seed` starts
 //! from these; the committed values in `tuned.rs` come from tuning them.
 
 use super::params::*;
