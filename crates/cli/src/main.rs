@@ -7,6 +7,7 @@
 mod arena;
 mod cmd;
 mod console;
+mod rng;
 mod uci;
 mod xboard;
 

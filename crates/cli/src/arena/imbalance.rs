@@ -5,6 +5,7 @@
 //! of side B's, a few random quiet plies add variety, and White moves first whichever
 //! side carries the imbalance, so that each side moves first in half of the positions.
 
+use crate::rng::splitmix;
 use sable_chess::{CastlingMode, Color, Position, Role};
 
 use super::openings::Opening;
@@ -67,14 +68,6 @@ impl Imbalance {
         let s = |v: &[Role]| v.iter().map(|r| r.upper_char()).collect::<String>();
         format!("{} vs {}", s(&self.a), s(&self.b))
     }
-}
-
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// Back-rank files of each piece type in the standard start position.

@@ -5,6 +5,7 @@
 //! A book is split into entries when loaded and each entry is parsed when first used,
 //! so a 150,000-line EPD book costs nothing for a ten-game match.
 
+use crate::rng::splitmix;
 use sable_chess::{CastlingMode, Move, Position, STARTPOS_FEN};
 
 use super::notation::parse_san;
@@ -65,14 +66,6 @@ pub struct Book {
     entries: Vec<(usize, String)>,
     /// Order of use (a permutation of entry indices).
     order: Vec<usize>,
-}
-
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// A seeded Fisher-Yates shuffle.

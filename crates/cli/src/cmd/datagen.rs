@@ -10,6 +10,7 @@
 
 use super::{CliError, CliResult};
 use crate::arena::openings::{Book, BookSpec, Format, Order};
+use crate::rng::splitmix;
 use indicatif::{ProgressBar, ProgressStyle};
 use sable_chess::{Color, Outcome, Position};
 use sable_engine::limits::SearchLimits;
@@ -75,14 +76,6 @@ struct Game {
     fens: Vec<String>,
     end: End,
     plies: usize,
-}
-
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 fn limits(nodes: u64) -> SearchLimits {

@@ -9,6 +9,7 @@
 //! threefold repetition.
 
 use super::{CliError, CliResult};
+use crate::rng::splitmix;
 use sable_chess::{DrawReason, KeyHistory, Outcome, Position};
 use std::time::Instant;
 
@@ -40,14 +41,6 @@ const TERMINATIONS: [&str; 5] = [
 struct Tally {
     ends: [u64; 5],
     plies: u64,
-}
-
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// Plays one game; returns the termination index and its length in plies.
