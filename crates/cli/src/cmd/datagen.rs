@@ -70,9 +70,15 @@ enum End {
     Length,
 }
 
+/// Game results from White's side as `sable tune` reads them, indexed by `Game::result`.
+const LABELS: [&str; 3] = ["1.0", "0.5", "0.0"];
+const WHITE_WINS: usize = 0;
+const DRAW: usize = 1;
+const BLACK_WINS: usize = 2;
+
 struct Game {
-    /// White's score: 1.0, 0.5 or 0.0.
-    result: f64,
+    /// An index into `LABELS`.
+    result: usize,
     fens: Vec<String>,
     end: End,
     plies: usize,
@@ -160,16 +166,16 @@ fn play(engine: &mut Engine, book: Option<&Book>, args: &Args, n: u64) -> Result
             let r = match outcome {
                 Outcome::Checkmate {
                     winner: Color::White,
-                } => 1.0,
+                } => WHITE_WINS,
                 Outcome::Checkmate {
                     winner: Color::Black,
-                } => 0.0,
-                Outcome::Draw(_) => 0.5,
+                } => BLACK_WINS,
+                Outcome::Draw(_) => DRAW,
             };
             break (r, End::Rules);
         }
         if plies >= MAX_PLIES {
-            break (0.5, End::Length);
+            break (DRAW, End::Length);
         }
         let r = engine
             .search(limits(args.nodes), |_| {})
@@ -191,13 +197,13 @@ fn play(engine: &mut Engine, book: Option<&Book>, args: &Args, n: u64) -> Result
         engine.play(best).map_err(|e| e.to_string())?;
         plies += 1;
         if winning >= WIN_PLIES {
-            break (1.0, End::WinAdjudicated);
+            break (WHITE_WINS, End::WinAdjudicated);
         }
         if losing >= WIN_PLIES {
-            break (0.0, End::WinAdjudicated);
+            break (BLACK_WINS, End::WinAdjudicated);
         }
         if engine.moves().len() >= DRAW_FROM_PLY && quiet >= DRAW_PLIES {
-            break (0.5, End::DrawAdjudicated);
+            break (DRAW, End::DrawAdjudicated);
         }
     };
     Ok(Game {
@@ -247,7 +253,7 @@ pub fn run(args: Args) -> CliResult {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let (tx, rx) = mpsc::channel::<Result<Game, String>>();
-    let mut tally = [0u64; 3]; // White wins, draws, Black wins
+    let mut tally = [0u64; 3]; // by `Game::result`
     let mut ends = [0u64; 4];
     let (mut positions, mut plies, mut games) = (0u64, 0u64, 0u64);
     let mut failure = None;
@@ -284,22 +290,14 @@ pub fn run(args: Args) -> CliResult {
                     continue;
                 }
             };
-            let label = match game.result {
-                r if r > 0.75 => "1.0",
-                r if r < 0.25 => "0.0",
-                _ => "0.5",
-            };
+            let label = LABELS[game.result];
             for fen in &game.fens {
                 if let Err(e) = writeln!(out, "{fen} | {label}") {
                     failure.get_or_insert(format!("{}: {e}", args.out));
                     cancel.store(true, Ordering::SeqCst);
                 }
             }
-            tally[match label {
-                "1.0" => 0,
-                "0.5" => 1,
-                _ => 2,
-            }] += 1;
+            tally[game.result] += 1;
             ends[game.end as usize] += 1;
             positions += game.fens.len() as u64;
             plies += game.plies as u64;
