@@ -1,22 +1,7 @@
 //! The rules-core tools of the `sable` binary: perft, perft suites, random games, magics.
 
-use std::process::Command;
-
-fn sable(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sable"))
-        .args(args)
-        .output()
-        .expect("sable runs");
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), text)
-}
-
-fn data(rel: &str) -> String {
-    let base = std::env::var("SABLE_DATA")
-        .unwrap_or_else(|_| format!("{}/../../../shared/data", env!("CARGO_MANIFEST_DIR")));
-    format!("{base}/{rel}")
-}
+mod support;
+use support::{data, sable};
 
 #[test]
 fn perft_divide_prints_like_stockfish() {

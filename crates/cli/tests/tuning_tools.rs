@@ -2,23 +2,9 @@
 //! `sable tune` fits the parameters to them.
 
 use sable_chess::{CastlingMode, Position};
-use std::process::Command;
 
-fn sable(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sable"))
-        .args(args)
-        .output()
-        .expect("sable runs");
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), text)
-}
-
-fn data(rel: &str) -> String {
-    let base = std::env::var("SABLE_DATA")
-        .unwrap_or_else(|_| format!("{}/../../../shared/data", env!("CARGO_MANIFEST_DIR")));
-    format!("{base}/{rel}")
-}
+mod support;
+use support::{data, sable};
 
 fn temp(name: &str) -> String {
     let dir = std::env::temp_dir().join(format!("sable-tuning-{}", std::process::id()));
@@ -135,21 +121,20 @@ fn tune_lowers_the_loss_and_writes_the_parameter_table() {
 
 #[test]
 fn tune_names_the_line_of_bad_data() {
+    const E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
     let path = temp("broken.txt");
-    std::fs::write(
-        &path,
-        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 0.5\nnot a fen | 1.0\n",
-    )
-    .unwrap();
-    let (ok, text) = sable(&["tune", &path]);
-    assert!(!ok);
-    assert!(text.contains(&format!("{path}:2")), "{text}");
-    std::fs::write(
-        &path,
-        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 2\n",
-    )
-    .unwrap();
-    let (ok, text) = sable(&["tune", &path]);
-    assert!(!ok);
-    assert!(text.contains("bad result"), "{text}");
+    // (file contents, what the error must say)
+    let cases = [
+        (
+            format!("{E4} | 0.5\nnot a fen | 1.0\n"),
+            format!("{path}:2"),
+        ),
+        (format!("{E4} | 2\n"), "bad result".to_string()),
+    ];
+    for (contents, expected) in cases {
+        std::fs::write(&path, contents).unwrap();
+        let (ok, text) = sable(&["tune", &path]);
+        assert!(!ok);
+        assert!(text.contains(&expected), "{text}");
+    }
 }
