@@ -4,8 +4,8 @@
 
 use crate::limits::SearchLimits;
 use crate::report::{SearchEvent, SearchResult};
-use crate::score::{self, INFINITE, MATE_BOUND};
-use crate::search::{RootMove, Worker};
+use crate::score::{self, MATE_BOUND};
+use crate::search::{Line, Worker};
 use crate::time::TimeBudget;
 use crate::tt::TranspositionTable;
 use sable_chess::{Move, Position};
@@ -149,17 +149,26 @@ pub(crate) fn run(
     }
     let mut report = workers[0].reporter.take().expect("reporter returned");
 
-    let best = pick_best_thread(&workers, ctx.multipv);
-    let w = &workers[best];
-    // A final line for what is played when it was not the last one reported: another
-    // thread's result, or an iteration cut short by the clock or `stop`.
+    let results: Vec<Vec<Line>> = workers.iter().map(Worker::result_lines).collect();
+    let best = if ctx.multipv > 1 {
+        // With MultiPV the first thread's lines are the ones shown and played.
+        0
+    } else {
+        vote(&results)
+    };
+    let lines = &results[best];
+    // The last lines before `bestmove` describe what is played, from the search that
+    // chose it: repeated when they were not the last ones reported (another thread's
+    // result, or an iteration cut short by the clock, a limit or `stop`).
     if best != 0 || workers[0].was_stopped() {
-        let info = workers[0].info_for(&w.root_moves[0], w.completed_depth.max(1), 1, &ctx);
-        report(SearchEvent::Info(info));
+        for (i, line) in lines.iter().enumerate() {
+            let info = workers[0].info_for(line, i + 1, &ctx);
+            report(SearchEvent::Info(info));
+        }
     }
-    let rm: &RootMove = &w.root_moves[0];
-    let best_move = rm.mv;
-    let ponder = rm.pv.get(1).copied().or_else(|| {
+    let line = &lines[0];
+    let best_move = line.mv;
+    let ponder = line.pv.get(1).copied().or_else(|| {
         let mut pos = ctx.root.clone();
         pos.make(best_move);
         ctx.tt
@@ -167,16 +176,15 @@ pub(crate) fn run(
             .map(|h| h.mv)
             .filter(|&m| pos.is_legal(m))
     });
-    let value = rm.reported_score();
     let result = SearchResult {
         best: Some(best_move),
         ponder,
-        score_value: value,
-        score: score::report(value),
-        depth: w.completed_depth.max(0) as u32,
+        score_value: line.score,
+        score: score::report(line.score),
+        depth: line.depth.max(0) as u32,
         nodes: ctx.total_nodes(),
         time: ctx.elapsed(),
-        pv: rm.pv.clone(),
+        pv: line.pv.clone(),
     };
     ctx.control.finished.store(true, Relaxed);
     report(SearchEvent::Finished(result));
@@ -193,27 +201,36 @@ fn wait_for_release(ctx: &SearchContext) {
     }
 }
 
-/// The thread whose result to play: deepest completed iteration, then best score; a
-/// shorter proven mate wins outright. With MultiPV the first thread's lines are kept.
-fn pick_best_thread(workers: &[Worker], multipv: usize) -> usize {
-    if multipv > 1 {
-        return 0;
-    }
+/// The thread whose result to play, by a vote: each thread's move gets a weight that
+/// grows with the depth and the score its thread found for it, and the move with the most
+/// weight wins, played with the line of the thread that voted most for it. Proven mates
+/// (and escapes from them) are decided by score alone: the shortest mate, or the longest
+/// defence, is played.
+fn vote(results: &[Vec<Line>]) -> usize {
+    let min_score = results.iter().map(|r| r[0].score).min().unwrap_or(0);
+    let weight = |l: &Line| (l.score - min_score + 14) as i64 * l.depth.max(0) as i64;
+    let votes = |mv: Move| -> i64 {
+        results
+            .iter()
+            .filter(|r| r[0].mv == mv)
+            .map(|r| weight(&r[0]))
+            .sum()
+    };
     let mut best = 0;
-    for (i, w) in workers.iter().enumerate().skip(1) {
-        let b = &workers[best];
-        let (ws, bs) = (
-            w.root_moves[0].reported_score(),
-            b.root_moves[0].reported_score(),
-        );
-        if ws == -INFINITE || w.completed_depth == 0 {
+    for (i, r) in results.iter().enumerate().skip(1) {
+        let (b, l) = (&results[best][0], &r[0]);
+        if l.depth == 0 {
             continue;
         }
-        let better = if ws >= MATE_BOUND || bs >= MATE_BOUND {
-            ws > bs
+        let better = if b.score.abs() >= MATE_BOUND {
+            l.score > b.score
+        } else if l.score >= MATE_BOUND {
+            true
+        } else if l.score <= -MATE_BOUND {
+            false
         } else {
-            w.completed_depth > b.completed_depth
-                || (w.completed_depth == b.completed_depth && ws > bs)
+            let (vl, vb) = (votes(l.mv), votes(b.mv));
+            vl > vb || (vl == vb && l.mv == b.mv && weight(l) > weight(b))
         };
         if better {
             best = i;

@@ -11,7 +11,7 @@ use super::technique::{on, Technique as T};
 use super::{Worker, MAX_PLY};
 use crate::history::{self, piece_to};
 use crate::movepick::{is_noisy, Continuations, MovePicker};
-use crate::report::SearchEvent;
+use crate::report::{Bound, SearchEvent};
 use crate::score::{clamp_eval, is_mate, mate_in, mated_in, DRAW, INFINITE, MATE_BOUND, NONE};
 use crate::see::see_ge;
 use crate::tt::TtBound;
@@ -480,6 +480,13 @@ impl Worker {
                     .expect("root move");
                 if first || v > alpha {
                     rm.score = v;
+                    rm.bound = if v >= beta {
+                        Bound::Lower
+                    } else if v <= alpha {
+                        Bound::Upper
+                    } else {
+                        Bound::Exact
+                    };
                     rm.seldepth = seldepth;
                     rm.pv.clear();
                     rm.pv.push(m);

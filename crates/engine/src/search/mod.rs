@@ -3,11 +3,12 @@
 
 mod alphabeta;
 mod quiescence;
+mod root;
 pub mod technique;
 
 use crate::eval::Evaluator;
 use crate::history::{Histories, PieceTo};
-use crate::report::{Bound, SearchEvent, SearchInfo};
+use crate::report::{SearchEvent, SearchInfo};
 use crate::score::{self, INFINITE, MATE, MAX_PLY, NONE};
 use crate::threads::{Reporter, SearchContext};
 use crate::time;
@@ -16,36 +17,13 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use technique::{on, Technique};
 
+pub(crate) use root::{Line, RootMove};
+
 /// Stack size of search threads: the recursion keeps move lists on the stack.
 pub(crate) const STACK_SIZE: usize = 64 << 20;
 
 /// Frames beyond `MAX_PLY` so that `ply + 2` is always in bounds.
 const FRAMES: usize = MAX_PLY + 8;
-
-/// A root move with its latest results.
-#[derive(Clone, Debug)]
-pub(crate) struct RootMove {
-    pub mv: Move,
-    /// Score in the current iteration, `-INFINITE` until searched (or when it failed low).
-    pub score: i32,
-    /// Score in the previous iteration.
-    pub prev_score: i32,
-    pub seldepth: usize,
-    pub pv: Vec<Move>,
-    /// Bound of `score` relative to the window it was found with.
-    pub bound: Bound,
-}
-
-impl RootMove {
-    /// The most recent meaningful score.
-    pub fn reported_score(&self) -> i32 {
-        if self.score == -INFINITE {
-            self.prev_score
-        } else {
-            self.score
-        }
-    }
-}
 
 /// Per-ply search state.
 #[derive(Clone, Copy)]
@@ -87,6 +65,8 @@ pub(crate) struct Worker {
     pv: Vec<Move>,
     pv_len: Vec<usize>,
     pub root_moves: Vec<RootMove>,
+    /// The lines of the last completed iteration, best first.
+    completed_lines: Vec<Line>,
     pv_idx: usize,
     nodes: u64,
     seldepth: usize,
@@ -113,6 +93,7 @@ impl Worker {
             pv: vec![Move::NULL; (MAX_PLY + 2) * (MAX_PLY + 2)],
             pv_len: vec![0; MAX_PLY + 2],
             root_moves: Vec::new(),
+            completed_lines: Vec::new(),
             pv_idx: 0,
             nodes: 0,
             seldepth: 0,
@@ -142,17 +123,8 @@ impl Worker {
         self.pos = ctx.root.clone();
         self.keys.clear();
         self.keys.extend_from_slice(&ctx.game_keys);
-        self.root_moves = root_moves
-            .iter()
-            .map(|&mv| RootMove {
-                mv,
-                score: -INFINITE,
-                prev_score: -INFINITE,
-                seldepth: 0,
-                pv: vec![mv],
-                bound: Bound::Exact,
-            })
-            .collect();
+        self.root_moves = root_moves.iter().map(|&mv| RootMove::new(mv)).collect();
+        self.completed_lines.clear();
         self.stack.fill(Frame::default());
         self.stack[0].plies_from_null = self.pos.halfmoves() as usize;
         self.nodes = 0;
@@ -178,12 +150,17 @@ impl Worker {
             return true;
         }
         let ctx = self.ctx.as_ref().expect("prepared");
+        if self.nodes & 1023 == 0 {
+            ctx.nodes[self.id].0.store(self.nodes, Relaxed);
+        }
+        // The first iteration always finishes (in well under a millisecond), so that
+        // every search has a completed line to play, whatever stopped it.
+        if self.root_depth <= 1 {
+            return false;
+        }
         if ctx.control.stop.load(Relaxed) {
             self.stopped = true;
             return true;
-        }
-        if self.nodes & 1023 == 0 {
-            ctx.nodes[self.id].0.store(self.nodes, Relaxed);
         }
         if self.id == 0 {
             if let Some(limit) = ctx.limits.nodes {
@@ -231,33 +208,35 @@ impl Worker {
         let mut stable_iterations = 0;
         let mut prev_best_score = -INFINITE;
         for depth in 1..=max_depth {
-            self.root_depth = depth;
-            for rm in self.root_moves.iter_mut() {
-                if rm.score != -INFINITE {
-                    rm.prev_score = rm.score;
-                }
-                rm.score = -INFINITE;
+            if skips_depth(self.id, depth) {
+                continue;
             }
+            self.root_depth = depth;
+            root::begin_iteration(&mut self.root_moves);
             for pv_idx in 0..multipv {
                 self.pv_idx = pv_idx;
                 self.seldepth = 0;
                 self.aspiration(depth);
-                // Keep the lines above this one in order.
-                self.root_moves[..=pv_idx].sort_by_key(|r| std::cmp::Reverse(sort_key(r)));
                 if self.stopped {
                     break;
                 }
+                // Keep the lines above this one in order.
+                root::sort(&mut self.root_moves[..=pv_idx]);
             }
             if self.stopped {
                 break;
             }
             self.completed_depth = depth;
+            self.completed_lines = self.root_moves[..multipv]
+                .iter()
+                .map(|rm| Line::of(rm, depth))
+                .collect();
             ctx.nodes[self.id].0.store(self.nodes, Relaxed);
             if self.reporter.is_none() {
                 continue;
             }
             for i in 0..multipv {
-                let info = self.info_for(&self.root_moves[i], depth, i + 1, &ctx);
+                let info = self.info_for(&self.completed_lines[i], i + 1, &ctx);
                 self.emit(SearchEvent::Info(info));
             }
 
@@ -299,12 +278,20 @@ impl Worker {
                 }
             }
         }
-        if self.reporter.is_some() && ctx.control.stop.load(Relaxed) {
-            // Aborted mid-iteration: the root moves are sorted by what is known.
-            self.root_moves
-                .sort_by_key(|r| std::cmp::Reverse(sort_key(r)));
-        }
         ctx.nodes[self.id].0.store(self.nodes, Relaxed);
+    }
+
+    /// What this thread would play and report, best line first: see [`root::result_lines`].
+    pub fn result_lines(&self) -> Vec<Line> {
+        let multipv = self.ctx().multipv;
+        root::result_lines(
+            &self.root_moves,
+            &self.completed_lines,
+            self.stopped,
+            self.pv_idx,
+            self.root_depth,
+            multipv,
+        )
     }
 
     /// One root search at `depth` for line `pv_idx`, widening the window on failure.
@@ -325,29 +312,28 @@ impl Worker {
         loop {
             let value = self.search(alpha, beta, depth, 0, false);
             let pv_idx = self.pv_idx;
-            self.root_moves[pv_idx..].sort_by_key(|r| std::cmp::Reverse(sort_key(r)));
+            root::sort(&mut self.root_moves[pv_idx..]);
             if self.stopped {
                 return;
             }
-            let bound = if value <= alpha {
+            if value <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (value - delta).max(-INFINITE);
-                Bound::Upper
             } else if value >= beta {
                 beta = (value + delta).min(INFINITE);
-                Bound::Lower
             } else {
                 return;
-            };
-            self.root_moves[pv_idx].bound = bound;
-            if self.reporter.is_some() {
+            }
+            // The first line after a failure is the bound just proven (the root marked
+            // it), shown once the search has run long enough for a GUI to care.
+            if self.reporter.is_some() && self.root_moves[pv_idx].searched() {
                 let ctx = self.ctx.clone().expect("prepared");
                 if ctx.elapsed().as_millis() > 500 {
-                    let info = self.info_for(&self.root_moves[pv_idx], depth, pv_idx + 1, &ctx);
+                    let line = Line::of(&self.root_moves[pv_idx], depth);
+                    let info = self.info_for(&line, pv_idx + 1, &ctx);
                     self.emit(SearchEvent::Info(info));
                 }
             }
-            self.root_moves[pv_idx].bound = Bound::Exact;
             delta += delta / 2;
             if delta > 1000 {
                 alpha = -INFINITE;
@@ -357,35 +343,39 @@ impl Worker {
     }
 
     /// A report of one root line.
-    pub fn info_for(
-        &self,
-        rm: &RootMove,
-        depth: i32,
-        multipv: usize,
-        ctx: &SearchContext,
-    ) -> SearchInfo {
-        let value = rm.reported_score();
+    pub fn info_for(&self, line: &Line, multipv: usize, ctx: &SearchContext) -> SearchInfo {
+        let value = line.score;
         let nodes = ctx.total_nodes().max(self.nodes);
         let time = ctx.elapsed();
         let nps = (nodes as u128 * 1_000_000 / time.as_micros().max(1)) as u64;
         SearchInfo {
-            depth: depth.max(1) as u32,
-            seldepth: rm.seldepth.max(1) as u32,
+            depth: line.depth.max(1) as u32,
+            seldepth: line.seldepth.max(1) as u32,
             multipv: multipv as u32,
             score_value: value,
             score: score::report(value),
-            bound: rm.bound,
+            bound: line.bound,
             wdl: score::wdl(value),
             nodes,
             nps,
             hashfull: ctx.tt.hashfull(),
             time,
-            pv: rm.pv.clone(),
+            pv: line.pv.clone(),
         }
     }
 }
 
-/// Root moves sort by this iteration's score, ties (unsearched moves) by the last one.
-fn sort_key(r: &RootMove) -> (i32, i32) {
-    (r.score, r.prev_score)
+/// Lazy SMP's staggered depths: helper threads skip some iterations in blocks whose
+/// size and phase depend on the thread, so that at any moment the threads are spread
+/// over neighbouring depths rather than all searching the same one (the scheme of
+/// Stockfish 9). The first thread, which keeps the clock, searches every depth, and no
+/// thread skips the first iteration.
+fn skips_depth(id: usize, depth: i32) -> bool {
+    const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    if id == 0 || depth <= 1 {
+        return false;
+    }
+    let i = (id - 1) % SIZE.len();
+    ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
 }
