@@ -513,3 +513,47 @@ fn garbage_never_breaks_the_session() {
     pos.make(pos.parse_uci("e2e4").unwrap());
     assert!(pos.parse_uci(best_of(&best)).is_ok(), "{best}");
 }
+
+/// The last `info ... pv` line before `bestmove` describes the move played, whatever
+/// cut the search short: the clock (several `movetime`s, so that some end mid-iteration),
+/// `stop` in infinite mode, MultiPV and two threads.
+#[test]
+fn last_pv_before_bestmove_is_the_move_played() {
+    let mut s = Session::start();
+    s.send("uci");
+    s.until(|l| l == "uciok", 5000);
+    let fens = [
+        "startpos",
+        "fen rnbqk1nr/p1ppppbp/1p4p1/1B6/3P4/4P3/PPP2PPP/RNBQK1NR w KQkq - 0 1",
+        "fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ];
+    let check = |lines: &[String], best: &str| {
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth") && l.contains(" multipv 1 "))
+            .unwrap_or_else(|| panic!("no pv line before {best}"));
+        let pv_first = last.split(" pv ").nth(1).unwrap().split(' ').next().unwrap();
+        assert_eq!(pv_first, best_of(best), "{last} / {best}");
+    };
+    for (threads, multipv) in [(1, 1), (1, 3), (2, 1)] {
+        s.send(&format!("setoption name Threads value {threads}"));
+        s.send(&format!("setoption name MultiPV value {multipv}"));
+        for fen in fens {
+            for ms in [37, 90, 160] {
+                s.send("ucinewgame");
+                s.send(&format!("position {fen}"));
+                s.send(&format!("go movetime {ms}"));
+                let (lines, best) = s.bestmove(10_000);
+                check(&lines, &best);
+            }
+            s.send(&format!("position {fen}"));
+            s.send("go infinite");
+            let mut lines = s.for_ms(120);
+            s.send("stop");
+            let (after, best) = s.bestmove(5_000);
+            lines.extend(after);
+            check(&lines, &best);
+        }
+    }
+}
