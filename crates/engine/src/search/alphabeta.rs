@@ -7,6 +7,7 @@
 //! (histories, late move reductions, aspiration windows); the others lie within their
 //! error bars, the negative ones included, and stay until a longer run says otherwise.
 
+use super::params::SEARCH as P;
 use super::technique::{on, Technique as T};
 use super::{Worker, MAX_PLY};
 use crate::history::{self, piece_to};
@@ -27,7 +28,8 @@ fn reduction(depth: i32, move_count: usize) -> i32 {
                 let mut row = [0; 64];
                 for (m, r) in row.iter_mut().enumerate().skip(1) {
                     if d > 0 {
-                        *r = (0.8 + (d as f64).ln() * (m as f64).ln() / 2.3) as i32;
+                        *r =
+                            (P.lmr_base + (d as f64).ln() * (m as f64).ln() / P.lmr_divisor) as i32;
                     }
                 }
                 row
@@ -39,7 +41,7 @@ fn reduction(depth: i32, move_count: usize) -> i32 {
 
 /// Quiet moves searched before late move pruning cuts the rest.
 fn lmp_threshold(depth: i32, improving: bool) -> usize {
-    let base = 3 + depth * depth;
+    let base = P.lmp_base + depth * depth;
     (if improving { base } else { base / 2 }) as usize
 }
 
@@ -224,8 +226,8 @@ impl Worker {
             // Reverse futility pruning: far above beta with little depth left, a quiet
             // position will not fall below it. (+64 ± 62 Elo, 60 games at 1+0.01)
             if on(T::ReverseFutility)
-                && depth <= 8
-                && eval - 85 * (depth - i32::from(improving)) >= beta
+                && depth <= P.rfp_depth
+                && eval - P.rfp_margin * (depth - i32::from(improving)) >= beta
                 && eval < MATE_BOUND
                 && beta > -MATE_BOUND
             {
@@ -234,7 +236,10 @@ impl Worker {
 
             // Razoring: far below alpha near the leaves, trust quiescence.
             // (+29 ± 72 Elo, 60 games at 1+0.01)
-            if on(T::Razoring) && depth <= 3 && eval + 220 + 170 * depth <= alpha {
+            if on(T::Razoring)
+                && depth <= P.razor_depth
+                && eval + P.razor_base + P.razor_per_depth * depth <= alpha
+            {
                 let v = self.qsearch(alpha, alpha + 1, ply, false, true);
                 if v <= alpha {
                     return v;
@@ -245,7 +250,7 @@ impl Worker {
             // row; verified by a reduced search without null moves at high depth.
             // (+29 ± 72 Elo, 60 games at 1+0.01)
             if on(T::NullMove)
-                && depth >= 3
+                && depth >= P.nmp_depth
                 && eval >= beta
                 && static_eval >= beta
                 && ply >= self.nmp_min_ply
@@ -254,7 +259,9 @@ impl Worker {
                 && beta > -MATE_BOUND
                 && self.has_non_pawn_material()
             {
-                let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                let r = P.nmp_base
+                    + depth / P.nmp_depth_div
+                    + ((eval - beta) / P.nmp_eval_div).min(P.nmp_eval_max);
                 self.stack[ply].piece_to = None;
                 self.keys.push(key);
                 self.nodes += 1;
@@ -268,7 +275,7 @@ impl Worker {
                 }
                 if v >= beta {
                     let v = if v >= MATE_BOUND { beta } else { v };
-                    if depth < 12 || self.nmp_min_ply != 0 {
+                    if depth < P.nmp_verify_depth || self.nmp_min_ply != 0 {
                         return v;
                     }
                     self.nmp_min_ply = ply + (3 * (depth - r) / 4) as usize;
@@ -285,7 +292,7 @@ impl Worker {
         // new and badly ordered; search it shallower first. (-47 ± 68 Elo, 60 games at 1+0.01)
         if on(T::Iir)
             && !root
-            && depth >= 4
+            && depth >= P.iir_depth
             && tt_move.is_null()
             && excluded.is_null()
             && (pv_node || cut_node)
@@ -353,25 +360,25 @@ impl Worker {
                     if on(T::Futility)
                         && !in_check
                         && !gives_check
-                        && lmr_depth <= 8
-                        && static_eval + 130 + 110 * lmr_depth <= alpha
+                        && lmr_depth <= P.futility_depth
+                        && static_eval + P.futility_base + P.futility_per_depth * lmr_depth <= alpha
                     {
                         picker.skip_quiets();
                         continue;
                     }
                     // SEE pruning of quiet moves (+58 ± 61 Elo, 60 games at 1+0.01)
                     if on(T::SeeQuiets)
-                        && lmr_depth <= 8
-                        && !see_ge(&self.pos, m, -28 * lmr_depth * lmr_depth)
+                        && lmr_depth <= P.see_quiet_depth
+                        && !see_ge(&self.pos, m, -P.see_quiet_margin * lmr_depth * lmr_depth)
                     {
                         continue;
                     }
                 } else {
                     // SEE pruning of captures (+23 ± 71 Elo, 60 games at 1+0.01)
                     if on(T::SeeCaptures)
-                        && depth <= 8
+                        && depth <= P.see_capture_depth
                         && !gives_check
-                        && !see_ge(&self.pos, m, -95 * depth)
+                        && !see_ge(&self.pos, m, -P.see_capture_margin * depth)
                     {
                         continue;
                     }
@@ -383,11 +390,11 @@ impl Worker {
                 let singular_candidate = match tt {
                     Some(h) => {
                         on(T::Singular)
-                            && depth >= 8
+                            && depth >= P.singular_depth
                             && m == tt_move
                             && excluded.is_null()
                             && h.bound != TtBound::Upper
-                            && h.depth >= depth - 3
+                            && h.depth >= depth - P.singular_tt_slack
                             && !is_mate(h.score)
                     }
                     None => false,
@@ -397,7 +404,7 @@ impl Worker {
                     // fails low against a margin below its score; cut when even the
                     // others beat beta (multi-cut). (+12 ± 73 Elo, 60 games at 1+0.01)
                     let tt_score = tt.map_or(0, |h| h.score);
-                    let s_beta = tt_score - 2 * depth;
+                    let s_beta = tt_score - P.singular_margin * depth;
                     let s_depth = (depth - 1) / 2;
                     self.stack[ply].excluded = m;
                     let v = self.search(s_beta - 1, s_beta, s_depth, ply, cut_node);
@@ -407,7 +414,10 @@ impl Worker {
                     }
                     if v < s_beta {
                         extension = 1;
-                        if !pv_node && v < s_beta - 25 && self.stack[ply].double_extensions < 6 {
+                        if !pv_node
+                            && v < s_beta - P.singular_double_margin
+                            && self.stack[ply].double_extensions < P.singular_double_max
+                        {
                             extension = 2;
                             self.stack[ply + 1].double_extensions =
                                 self.stack[ply].double_extensions + 1;
@@ -440,7 +450,7 @@ impl Worker {
                 r += i32::from(cut_node);
                 r -= i32::from(improving);
                 r -= i32::from(gives_check);
-                r -= hist_score / 8192;
+                r -= hist_score / P.lmr_history;
                 if noisy {
                     r -= 1;
                 }

@@ -2,6 +2,7 @@
 //! and MultiPV. The tree search is in `alphabeta`, its leaves in `quiescence`.
 
 mod alphabeta;
+mod params;
 mod quiescence;
 mod root;
 pub mod technique;
@@ -297,7 +298,7 @@ impl Worker {
     /// One root search at `depth` for line `pv_idx`, widening the window on failure.
     fn aspiration(&mut self, depth: i32) {
         let prev = self.root_moves[self.pv_idx].prev_score;
-        let mut delta = 18;
+        let mut delta = params::SEARCH.aspiration_delta;
         // Aspiration windows
         // (+127 ± 82 Elo, 60 games at 1+0.01)
         let (mut alpha, mut beta) = if on(Technique::Aspiration)
@@ -335,7 +336,7 @@ impl Worker {
                 }
             }
             delta += delta / 2;
-            if delta > 1000 {
+            if delta > params::SEARCH.aspiration_max {
                 alpha = -INFINITE;
                 beta = INFINITE;
             }

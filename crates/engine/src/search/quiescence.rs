@@ -1,6 +1,7 @@
 //! Quiescence search: resolves captures (and, at its first ply, quiet checks) until the
 //! position is quiet enough for the static evaluation to be trusted.
 
+use super::params::SEARCH as P;
 use super::technique::{on, Technique as T};
 use super::{Worker, MAX_PLY};
 use crate::history::piece_to;
@@ -90,7 +91,7 @@ impl Worker {
         let cont = self.continuations(ply);
         let mut best_move = Move::NULL;
         let mut move_count = 0;
-        let futility_base = static_eval + 160;
+        let futility_base = static_eval + P.qs_futility;
         while let Some(m) = picker.next(&self.pos, &self.hist, &cont) {
             move_count += 1;
             if !in_check && best > -MATE_BOUND {
