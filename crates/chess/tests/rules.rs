@@ -209,3 +209,29 @@ fn chess960_castling_cases() {
     assert!(!p.parse_uci("c1d1").unwrap().is_castle());
     assert!(p.parse_uci("c1b1").unwrap().is_castle());
 }
+
+/// Move counters as large as a FEN may give (u32::MAX) never wrap on make, and unmake
+/// restores them exactly; a PGN written from such a position numbers its moves sanely.
+#[test]
+fn huge_move_counters_never_wrap() {
+    use sable_chess::pgn::{write_moves, GameResult, Tags};
+    let fen = "4k3/8/8/8/8/8/8/4K2R b K - 4294967295 4294967295";
+    let mut pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+    let start = pos.clone();
+    let mut undos = vec![];
+    let mut moves = vec![];
+    for _ in 0..6 {
+        let m = pos.legal_moves()[0];
+        undos.push(pos.make(m));
+        moves.push(m);
+        assert_eq!(pos.fullmoves(), u32::MAX);
+        assert!(pos.halfmoves() >= 1);
+    }
+    for (m, u) in moves.iter().zip(&undos).rev() {
+        pos.unmake(*m, u);
+    }
+    assert_eq!(pos.fen(), start.fen());
+    assert_eq!(pos.fullmoves(), u32::MAX);
+    let pgn = write_moves(&Tags::new(), &start, &moves, GameResult::Unknown);
+    assert!(pgn.contains("4294967295..."), "{pgn}");
+}

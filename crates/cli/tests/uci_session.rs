@@ -242,14 +242,21 @@ fn bad_input_is_reported_and_changes_nothing() {
         "setoption name UCI_Chess960 value maybe",
         "setoption name Nonsense value 1",
         "setoption Hash 16",
-        "go depth x",
-        "go sideways",
-        "go mate 0",
     ];
     for line in bad {
         s.send(line);
         let got = s.until(|l| l.starts_with("info string"), 5000);
         assert_eq!(got.len(), 1, "{line}: {got:?}");
+    }
+    // A `go` with a bad part says so, drops that part and still searches.
+    for line in ["go depth x", "go sideways depth 2", "go mate 0 depth 2"] {
+        s.send(line);
+        let got = s.until(|l| l.starts_with("info string"), 5000);
+        assert_eq!(got.len(), 1, "{line}: {got:?}");
+        if line == "go depth x" {
+            s.send("stop");
+        }
+        s.bestmove(10_000);
     }
     s.ready();
     assert_eq!(s.fen(), fen);
@@ -533,7 +540,13 @@ fn last_pv_before_bestmove_is_the_move_played() {
             .rev()
             .find(|l| l.starts_with("info depth") && l.contains(" multipv 1 "))
             .unwrap_or_else(|| panic!("no pv line before {best}"));
-        let pv_first = last.split(" pv ").nth(1).unwrap().split(' ').next().unwrap();
+        let pv_first = last
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
         assert_eq!(pv_first, best_of(best), "{last} / {best}");
     };
     for (threads, multipv) in [(1, 1), (1, 3), (2, 1)] {
@@ -555,5 +568,70 @@ fn last_pv_before_bestmove_is_the_move_played() {
             lines.extend(after);
             check(&lines, &best);
         }
+    }
+}
+
+/// Absurd and malformed `go` parameters: clamped or ignored with an `info string`, and
+/// every `go` still ends in a legal `bestmove` (stopped where it would think for ages).
+#[test]
+fn absurd_go_parameters_still_end_in_a_bestmove() {
+    let mut s = Session::start();
+    s.send("uci");
+    s.until(|l| l == "uciok", 5000);
+    let cases = [
+        (
+            "go wtime 99999999999999999999999 btime 5 winc -5 movestogo 0",
+            true,
+        ),
+        ("go wtime -100 btime -100", false),
+        (
+            "go wtime 18446744073709551615 btime 1 winc 18446744073709551615 movestogo 4294967295",
+            true,
+        ),
+        ("go movetime 18446744073709551615999", true),
+        ("go depth 99999999999 nodes 3000", false),
+        ("go nodes -5 depth 3", false),
+        ("go wtime abc sideways depth 3", false),
+        ("go mate 0 depth 2", false),
+        // No limit left at all: it searches until `stop`, as a bare `go` does.
+        ("go depth", true),
+    ];
+    for (go, needs_stop) in cases {
+        s.send("position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 4294967295 moves e1g1 e8d7");
+        s.send(go);
+        let (lines, best) = if needs_stop {
+            let mut lines = s.for_ms(200);
+            assert!(
+                !lines.iter().any(|l| l.starts_with("bestmove")),
+                "{go}: {lines:?}"
+            );
+            s.send("stop");
+            let (after, best) = s.bestmove(10_000);
+            lines.extend(after);
+            (lines, best)
+        } else {
+            s.bestmove(10_000)
+        };
+        let pos = Position::from_fen(
+            "4k3/8/8/8/8/8/8/4K2R w K - 0 4294967295",
+            CastlingMode::Standard,
+        )
+        .unwrap();
+        let mut pos = pos;
+        for m in ["e1g1", "e8d7"] {
+            let m = pos.parse_uci(m).unwrap();
+            pos.make(m);
+        }
+        assert!(
+            pos.parse_uci(best_of(&best)).is_ok(),
+            "{go}: {best}\n{lines:?}"
+        );
+        if go.contains("abc") || go.contains("nodes -5") || go.contains("mate 0") {
+            assert!(
+                lines.iter().any(|l| l.starts_with("info string")),
+                "{go}: {lines:?}"
+            );
+        }
+        s.ready();
     }
 }

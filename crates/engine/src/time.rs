@@ -14,11 +14,15 @@ pub struct TimeBudget {
     pub hard_ms: u64,
 }
 
+/// Clock values beyond this (about 35 years) are taken as this, so that no arithmetic on
+/// a budget can overflow whatever a GUI sends.
+pub const MAX_MS: u64 = 1 << 40;
+
 /// Computes the budget for `side`, or `None` when no time limit applies.
 pub fn budget(limits: &SearchLimits, side: Color, overhead_ms: u64) -> Option<TimeBudget> {
     // Fixed time per move: the overhead counts here too, so a GUI's latency never flags us.
     if let Some(mt) = limits.movetime_ms {
-        let t = mt.saturating_sub(overhead_ms).max(1);
+        let t = mt.min(MAX_MS).saturating_sub(overhead_ms).max(1);
         return Some(TimeBudget {
             soft_ms: t,
             hard_ms: t,
@@ -26,8 +30,8 @@ pub fn budget(limits: &SearchLimits, side: Color, overhead_ms: u64) -> Option<Ti
     }
     let clock = limits.clock(side)?;
     // What we may spend at all: the clock minus a safety margin for the transfer.
-    let usable = clock.time_ms.saturating_sub(overhead_ms).max(1);
-    let inc = clock.inc_ms;
+    let usable = clock.time_ms.min(MAX_MS).saturating_sub(overhead_ms).max(1);
+    let inc = clock.inc_ms.min(MAX_MS);
     let (soft, hard_cap) = match limits.moves_to_go {
         // Repeating controls: spread over the moves to go, a little more early on.
         Some(mtg) if mtg > 0 => {
@@ -74,6 +78,32 @@ pub fn stability_scale(best_move_changes: u32, score_drop: i32, stable_iteration
 mod tests {
     use super::*;
     use crate::limits::Clock;
+
+    #[test]
+    fn absurd_clocks_give_sane_budgets() {
+        for (ms, inc, mtg) in [
+            (u64::MAX, u64::MAX, None),
+            (u64::MAX, u64::MAX, Some(1)),
+            (u64::MAX, 0, Some(u32::MAX)),
+            (0, u64::MAX, None),
+            (1, 0, Some(1)),
+        ] {
+            let mut l = clocks(ms, inc);
+            l.moves_to_go = mtg;
+            let b = budget(&l, Color::White, u64::MAX).unwrap();
+            assert!(
+                1 <= b.soft_ms && b.soft_ms <= b.hard_ms && b.hard_ms <= MAX_MS,
+                "{b:?}"
+            );
+            // The search scales the soft limit by at most a few hundred percent.
+            assert!(b.soft_ms.checked_mul(1000).is_some());
+        }
+        let l = SearchLimits {
+            movetime_ms: Some(u64::MAX),
+            ..SearchLimits::default()
+        };
+        assert_eq!(budget(&l, Color::White, 0).unwrap().hard_ms, MAX_MS);
+    }
 
     fn clocks(ms: u64, inc: u64) -> SearchLimits {
         SearchLimits {

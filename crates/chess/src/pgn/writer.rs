@@ -226,7 +226,7 @@ fn write_line(wrap: &mut Wrap<'_>, line: &Line, mut number: u32, mut turn: Color
             need_number = true;
         }
         if turn == Color::Black {
-            number += 1;
+            number = number.saturating_add(1);
         }
         turn = !turn;
     }

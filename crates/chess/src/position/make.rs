@@ -12,6 +12,7 @@ pub struct Undo {
     castling: u8,
     ep_square: Option<Square>,
     halfmoves: u32,
+    fullmoves: u32,
     key: u64,
     pawn_key: u64,
     material_key: u64,
@@ -30,6 +31,7 @@ impl Position {
             castling: self.castling.bits(),
             ep_square: self.ep_square,
             halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
             key: self.key,
             pawn_key: self.pawn_key,
             material_key: self.material_key,
@@ -46,7 +48,7 @@ impl Position {
             self.key ^= zobrist::en_passant_file(ep.file().index());
         }
         self.ep_square = None;
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
 
         match m.kind() {
             MoveKind::Castle => {
@@ -101,7 +103,9 @@ impl Position {
             self.key ^= zobrist::castling_set(old) ^ zobrist::castling_set(self.castling.bits());
         }
         if us == Color::Black {
-            self.fullmoves += 1;
+            // Counters from a FEN may be as large as u32 allows: they stop there, and
+            // `unmake` restores them from the undo record rather than counting back.
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = them;
         self.key ^= zobrist::white_to_move();
@@ -114,9 +118,7 @@ impl Position {
         let them = self.turn;
         let us = !them;
         self.turn = us;
-        if us == Color::Black {
-            self.fullmoves -= 1;
-        }
+        self.fullmoves = undo.fullmoves;
         let (from, to) = (m.from(), m.to());
         match m.kind() {
             MoveKind::Castle => {
@@ -163,6 +165,7 @@ impl Position {
             castling: self.castling.bits(),
             ep_square: self.ep_square,
             halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
             key: self.key,
             pawn_key: self.pawn_key,
             material_key: self.material_key,
@@ -173,7 +176,7 @@ impl Position {
             self.key ^= zobrist::en_passant_file(ep.file().index());
         }
         self.ep_square = None;
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
         self.turn = !self.turn;
         self.key ^= zobrist::white_to_move();
         self.update_check_info();

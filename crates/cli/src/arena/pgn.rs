@@ -71,7 +71,7 @@ pub fn write_game(g: &GameRecord, meta: &PgnMeta) -> String {
             tokens.push(format!("{{{}}}", m.comment));
         }
         if turn == Color::Black {
-            number += 1;
+            number = number.saturating_add(1);
         }
         turn = !turn;
     }

@@ -59,18 +59,69 @@ const GO_KEYWORDS: [&str; 13] = [
     "perft",
 ];
 
-fn number<T: std::str::FromStr>(key: &str, value: Option<&&str>) -> Result<T, String> {
-    let v = value.ok_or_else(|| format!("'{key}' needs a value"))?;
-    v.parse()
-        .map_err(|_| format!("'{key}' needs a non-negative whole number, got '{v}'"))
+/// A whole number for `key`, clamped into `T`'s range: GUIs and scripts send absurd
+/// values, and a `go` must still end in a `bestmove`. `None` (with a note) when the text
+/// is not a number at all or is negative.
+fn number<T: TryFrom<u128> + Bounded>(
+    key: &str,
+    value: Option<&&str>,
+    notes: &mut Vec<String>,
+) -> Option<T> {
+    let Some(v) = value else {
+        notes.push(format!("'{key}' needs a value; ignored"));
+        return None;
+    };
+    match v.parse::<i128>() {
+        Ok(n) if n < 0 => {
+            notes.push(format!("'{key}' cannot be negative, got '{v}'; ignored"));
+            None
+        }
+        Ok(n) => Some(T::try_from(n as u128).unwrap_or(T::MAX)),
+        // Beyond i128: all digits, so simply huge.
+        Err(_) if v.bytes().all(|b| b.is_ascii_digit()) => Some(T::MAX),
+        Err(_) => {
+            notes.push(format!("'{key}' needs a whole number, got '{v}'; ignored"));
+            None
+        }
+    }
 }
 
-/// Milliseconds; GUIs may send negative clock times once the flag has fallen.
-fn millis(key: &str, value: Option<&&str>) -> Result<u64, String> {
-    let v = value.ok_or_else(|| format!("'{key}' needs a value"))?;
-    v.parse::<i64>()
-        .map(|ms| ms.max(0) as u64)
-        .map_err(|_| format!("'{key}' needs a number of milliseconds, got '{v}'"))
+/// The largest value of a number type, for clamping.
+trait Bounded {
+    const MAX: Self;
+}
+impl Bounded for u32 {
+    const MAX: u32 = u32::MAX;
+}
+impl Bounded for u64 {
+    const MAX: u64 = u64::MAX;
+}
+
+/// Milliseconds; GUIs may send negative clock times once the flag has fallen (0), and
+/// absurdly large ones (clamped).
+fn millis(key: &str, value: Option<&&str>, notes: &mut Vec<String>) -> Option<u64> {
+    let Some(v) = value else {
+        notes.push(format!("'{key}' needs a value; ignored"));
+        return None;
+    };
+    match v.parse::<i128>() {
+        Ok(ms) => Some(ms.clamp(0, u64::MAX as i128) as u64),
+        Err(_)
+            if v.strip_prefix('-')
+                .unwrap_or(v)
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+                && !v.is_empty() =>
+        {
+            Some(if v.starts_with('-') { 0 } else { u64::MAX })
+        }
+        Err(_) => {
+            notes.push(format!(
+                "'{key}' needs a number of milliseconds, got '{v}'; ignored"
+            ));
+            None
+        }
+    }
 }
 
 pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
@@ -84,22 +135,38 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
         let value = args.get(i + 1);
         i += 2;
         match key {
-            "wtime" => {
-                clocks[Color::White.index()].time_ms = millis(key, value)?;
-                has_clock[Color::White.index()] = true;
+            "wtime" | "btime" => {
+                let side = if key == "wtime" {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                if let Some(ms) = millis(key, value, &mut notes) {
+                    clocks[side.index()].time_ms = ms;
+                    has_clock[side.index()] = true;
+                }
             }
-            "btime" => {
-                clocks[Color::Black.index()].time_ms = millis(key, value)?;
-                has_clock[Color::Black.index()] = true;
+            "winc" | "binc" => {
+                let side = if key == "winc" {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                if let Some(ms) = millis(key, value, &mut notes) {
+                    clocks[side.index()].inc_ms = ms;
+                }
             }
-            "winc" => clocks[Color::White.index()].inc_ms = millis(key, value)?,
-            "binc" => clocks[Color::Black.index()].inc_ms = millis(key, value)?,
-            "movestogo" => limits.moves_to_go = Some(number(key, value)?),
-            "depth" => limits.depth = Some(number(key, value)?),
-            "nodes" => limits.nodes = Some(number(key, value)?),
-            "mate" => limits.mate = Some(number(key, value)?),
-            "movetime" => limits.movetime_ms = Some(millis(key, value)?),
-            "perft" => return Ok(GoCommand::Perft(number(key, value)?)),
+            "movestogo" => limits.moves_to_go = number(key, value, &mut notes),
+            "depth" => limits.depth = number(key, value, &mut notes),
+            "nodes" => limits.nodes = number(key, value, &mut notes),
+            "mate" => limits.mate = number(key, value, &mut notes),
+            "movetime" => limits.movetime_ms = millis(key, value, &mut notes),
+            "perft" => {
+                return match number(key, value, &mut notes) {
+                    Some(d) => Ok(GoCommand::Perft(d)),
+                    None => Err(notes.join("; ")),
+                }
+            }
             "infinite" => {
                 limits.infinite = true;
                 i -= 1;
@@ -118,7 +185,11 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
                     i += 1;
                 }
             }
-            other => return Err(format!("unknown parameter '{other}'")),
+            other => {
+                // Unknown words are skipped one at a time, as Stockfish does.
+                notes.push(format!("unknown parameter '{other}'; ignored"));
+                i -= 1;
+            }
         }
     }
     for c in [Color::White, Color::Black] {
@@ -127,7 +198,11 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
         }
     }
     if limits.mate == Some(0) {
-        return Err("'mate' needs at least 1".to_string());
+        notes.push("'mate' needs at least 1; ignored".to_string());
+        limits.mate = None;
+    }
+    if limits.moves_to_go == Some(0) {
+        limits.moves_to_go = None;
     }
     if limits.depth == Some(0) {
         limits.depth = Some(1);
