@@ -281,7 +281,7 @@ impl Xboard {
             },
             "time" | "otim" => match args.first().and_then(|a| a.parse::<i64>().ok()) {
                 Some(cs) => {
-                    let ms = Some(cs.max(0) as u64 * 10);
+                    let ms = Some((cs.max(0) as u64).saturating_mul(10));
                     if cmd == "time" {
                         self.session.timing.own_ms = ms;
                     } else {

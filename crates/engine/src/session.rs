@@ -57,7 +57,7 @@ impl Timing {
         };
         if let Some(ms) = self.move_time_ms {
             match self.nps {
-                Some(nps) if nps > 0 => limits.nodes = Some((ms * nps / 1000).max(1)),
+                Some(nps) if nps > 0 => limits.nodes = Some((ms.saturating_mul(nps) / 1000).max(1)),
                 _ => limits.movetime_ms = Some(ms),
             }
             return limits;
@@ -71,8 +71,9 @@ impl Timing {
             limits.moves_to_go = Some(tc.moves - moves_made % tc.moves);
         }
         if let Some(nps) = self.nps.filter(|&n| n > 0) {
-            let share = own / u64::from(limits.moves_to_go.unwrap_or(30)) + tc.inc_ms;
-            limits.nodes = Some((share * nps / 1000).max(1));
+            let share =
+                (own / u64::from(limits.moves_to_go.unwrap_or(30))).saturating_add(tc.inc_ms);
+            limits.nodes = Some((share.saturating_mul(nps) / 1000).max(1));
             limits.moves_to_go = None;
             return limits;
         }
@@ -97,18 +98,30 @@ pub fn parse_level(args: &[&str]) -> Result<TimeControl, String> {
     let [mps, base, inc] = args else {
         return Err(format!("level needs 3 values, got {}", args.len()));
     };
-    let moves: u32 = mps
-        .parse()
-        .map_err(|_| format!("moves per period must be a whole number, got '{mps}'"))?;
+    // Absurdly large numbers are taken as the largest (a period of u32::MAX moves, a
+    // clock of u64::MAX ms): the arithmetic saturates rather than wraps.
+    let moves: u32 = match mps.parse::<u64>() {
+        Ok(n) => u32::try_from(n).unwrap_or(u32::MAX),
+        Err(_) if !mps.is_empty() && mps.bytes().all(|b| b.is_ascii_digit()) => u32::MAX,
+        Err(_) => {
+            return Err(format!(
+                "moves per period must be a whole number, got '{mps}'"
+            ))
+        }
+    };
     let leading = |s: &str| -> Result<u64, String> {
         let digits: String = s.chars().take_while(char::is_ascii_digit).collect();
-        digits
-            .parse()
-            .map_err(|_| format!("bad time '{s}' in level"))
+        if digits.is_empty() {
+            return Err(format!("bad time '{s}' in level"));
+        }
+        Ok(digits.parse().unwrap_or(u64::MAX))
     };
     let base_ms = match base.split_once(':') {
-        Some((m, s)) => (leading(m)? * 60 + leading(s)?) * 1000,
-        None => leading(base)? * 60_000,
+        Some((m, s)) => leading(m)?
+            .saturating_mul(60)
+            .saturating_add(leading(s)?)
+            .saturating_mul(1000),
+        None => leading(base)?.saturating_mul(60_000),
     };
     let inc_ms = parse_seconds(inc)?;
     Ok(TimeControl {
@@ -540,6 +553,34 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn absurd_levels_saturate() {
+        let tc = parse_level(&[
+            "99999999999",
+            "99999999999:99999999999999999999999",
+            "1e300",
+        ]);
+        assert!(tc.is_err(), "an increment of 1e300 s is refused: {tc:?}");
+        let tc = parse_level(&["99999999999", "999999999999999999999999", "5"]).unwrap();
+        assert_eq!(
+            (tc.moves, tc.base_ms, tc.inc_ms),
+            (u32::MAX, u64::MAX, 5000)
+        );
+        let t = Timing {
+            control: Some(tc),
+            nps: Some(u64::MAX),
+            ..Timing::default()
+        };
+        let l = t.limits(Color::White, u32::MAX - 1);
+        assert!(l.nodes.unwrap() >= 1);
+        let t = Timing {
+            move_time_ms: Some(u64::MAX),
+            nps: Some(u64::MAX),
+            ..Timing::default()
+        };
+        assert_eq!(t.limits(Color::Black, 0).nodes, Some(u64::MAX / 1000));
+    }
 
     #[test]
     fn levels() {
