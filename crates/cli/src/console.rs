@@ -8,7 +8,7 @@ use sable_chess::pgn::{write_moves, GameResult, PgnReader, Tags};
 use sable_chess::{CastlingMode, Color, Move, Position, Square};
 use sable_engine::eval::{Evaluator, Term};
 use sable_engine::session::{outcome_text, parse_any_move, parse_seconds, Session};
-use sable_engine::{ScoreReport, SearchEvent, SearchLimits};
+use sable_engine::{BookMode, ScoreReport, SearchEvent, SearchLimits};
 use std::io::{BufRead, Write};
 use std::sync::mpsc;
 
@@ -114,6 +114,11 @@ const COMMANDS: &[Command] = &[
         name: "hint",
         args: "",
         help: "suggest a move (short search)",
+    },
+    Command {
+        name: "book",
+        args: "[FILE|on|off|best|weighted]",
+        help: "show the book moves here; load a Polyglot book (and use it), switch it on or off, pick the heaviest or a weighted move",
     },
     Command {
         name: "set",
@@ -231,6 +236,7 @@ impl Console {
             "eval" => self.eval(),
             "hint" => self.hint(),
             "set" => self.set(&args),
+            "book" => self.book(rest),
             "exit" | "quit" => return false,
             _ => {
                 let pos = self.session.position();
@@ -500,6 +506,9 @@ impl Console {
                     let line = info_line(&pos, &info);
                     self.say(&line);
                 }
+                SearchEvent::Note(text) if text.starts_with("book move") => {
+                    self.say(&text);
+                }
                 SearchEvent::Finished(r) => {
                     best = r.best;
                     break;
@@ -604,6 +613,53 @@ impl Console {
             },
             Err(e) => self.err(e),
         }
+    }
+
+    fn book(&mut self, arg: &str) {
+        let e = &mut self.session.engine;
+        match arg {
+            "" => {}
+            "on" => e.set_own_book(true),
+            "off" => e.set_own_book(false),
+            _ => match BookMode::parse(arg) {
+                Some(mode) => e.set_book_mode(mode),
+                None => {
+                    self.session.abandon_search();
+                    if let Err(err) = self.session.engine.set_book_file(arg) {
+                        return self.err(format!("{err}; playing without a book"));
+                    }
+                    self.session.engine.set_own_book(true);
+                }
+            },
+        }
+        let e = &self.session.engine;
+        let o = e.options();
+        let Some(book) = e.book() else {
+            return self.say("no book loaded (book FILE loads one)");
+        };
+        let mut text = format!(
+            "book {} ({} entries), {}, {} move, depth {} plies",
+            book.path.display(),
+            book.book.len(),
+            if o.own_book { "on" } else { "off" },
+            o.book_mode.name(),
+            o.book_depth
+        );
+        let pos = e.position();
+        let choices = e.book_choices();
+        if choices.is_empty() {
+            text.push_str("\nno book moves here");
+        }
+        for c in choices {
+            text.push_str(&format!(
+                "\n  {:<8} {:>5.1}%  weight {:<6} learn {}",
+                pos.san(c.mv).to_string(),
+                c.percent,
+                c.weight,
+                c.learn
+            ));
+        }
+        self.say(&text);
     }
 
     fn set(&mut self, args: &[&str]) {

@@ -45,6 +45,8 @@ enum Command {
     Data(cmd::data::Args),
     /// Play engines (UCI or xboard) against each other: matches, gauntlets, SPRT.
     Match(cmd::match_cmd::Args),
+    /// Opening books (Polyglot .bin): build from PGN, probe, merge, stats, learn.
+    Book(cmd::book::Args),
     /// Speak UCI on stdin/stdout (what `sable` alone does when the first line is `uci`).
     Uci,
     /// Speak the xboard/WinBoard protocol (CECP v2) on stdin/stdout.
@@ -115,6 +117,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => cmd::match_cmd::run(args),
         Some(Command::Epd(args)) => cmd::epd::run(args),
         Some(Command::Imbalance(args)) => cmd::imbalance::run(args),
+        Some(Command::Book(args)) => cmd::book::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -183,7 +183,11 @@ impl Uci {
             Err(e) => return self.wire.info_string(&format!("setoption: {e}")),
         };
         if let Err(e) = format::apply_option(&mut self.engine, &name, value.as_deref()) {
-            self.wire.info_string(&format!("setoption: {e}"));
+            if e.starts_with("error:") {
+                self.wire.info_string(&e);
+            } else {
+                self.wire.info_string(&format!("setoption: {e}"));
+            }
         }
     }
 }

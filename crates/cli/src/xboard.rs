@@ -7,13 +7,15 @@
 //! `quit` act at once. Bad input gets `Error (...)` or `Illegal move` and changes nothing.
 
 use crate::uci::Wire;
+use sable_chess::pgn::GameResult;
 use sable_chess::{Color, Move, Position};
+use sable_engine::book::{BOOK_DEPTH, BOOK_MIN_WEIGHT};
 use sable_engine::session::{
     looks_like_move, outcome_text, parse_any_move, parse_level, parse_seconds, Mode, SearchId,
     Session, TimeControl,
 };
+use sable_engine::{BookMode, HASH_MB, MOVE_OVERHEAD_MS, THREADS};
 use sable_engine::{Bound, ScoreReport, SearchEvent, SearchInfo, SearchLimits, SearchResult};
-use sable_engine::{HASH_MB, MOVE_OVERHEAD_MS, THREADS};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::io::BufRead;
@@ -132,6 +134,18 @@ fn feature_lines() -> Vec<String> {
         "feature option=\"ResignMoves -spin 3 1 100\"".to_string(),
         "feature option=\"DrawScore -spin -200 -100000 100000\"".to_string(),
         "feature option=\"ClearHash -button\"".to_string(),
+        "feature option=\"OwnBook -check 0\"".to_string(),
+        "feature option=\"BookFile -file \"".to_string(),
+        format!(
+            "feature option=\"BookDepth -spin {} {} {}\"",
+            BOOK_DEPTH.1, BOOK_DEPTH.0, BOOK_DEPTH.2
+        ),
+        "feature option=\"BookMode -combo best /// *weighted\"".to_string(),
+        format!(
+            "feature option=\"BookMinWeight -spin {} {} {}\"",
+            BOOK_MIN_WEIGHT.1, BOOK_MIN_WEIGHT.0, BOOK_MIN_WEIGHT.2
+        ),
+        "feature option=\"BookLearning -check 0\"".to_string(),
         "feature done=1".to_string(),
     ]
 }
@@ -298,15 +312,13 @@ impl Xboard {
             "ping" => self.wire.send(&format!("pong {rest}")),
             "draw" => self.draw_offered(),
             "result" => {
+                self.learn(args.first().copied());
                 self.session.observe();
                 self.game_over = true;
             }
             "setboard" => self.setboard(rest),
             "hint" => self.hint(),
-            "bk" => {
-                self.wire.send(" Sable has no opening book");
-                self.wire.send("");
-            }
+            "bk" => self.bk(),
             "undo" => self.undo(),
             "remove" => self.remove(),
             "hard" => self.session.ponder = true,
@@ -592,6 +604,86 @@ impl Xboard {
         }
     }
 
+    /// `bk`: the book moves of the current position, each on a line starting with a
+    /// space, then an empty line.
+    fn bk(&mut self) {
+        let engine = &self.session.engine;
+        if engine.book().is_none() {
+            self.wire
+                .send(" Sable has no opening book loaded (option BookFile)");
+        } else {
+            let choices = engine.book_choices();
+            if choices.is_empty() {
+                self.wire.send(" no book moves in this position");
+            }
+            let pos = engine.position();
+            for c in choices {
+                self.wire.send(&format!(
+                    " {} {:.0}% (weight {})",
+                    pos.san(c.mv),
+                    c.percent,
+                    c.weight
+                ));
+            }
+        }
+        self.wire.send("");
+    }
+
+    /// `result`: with `BookLearning` on, the book learns from the game's result.
+    fn learn(&mut self, result: Option<&str>) {
+        let Some(result) = result.and_then(GameResult::from_token) else {
+            return;
+        };
+        match self.session.engine.learn_from_game(result) {
+            Ok(0) => {}
+            Ok(n) => self
+                .wire
+                .send(&format!("# book learned from {result}: {n} entries")),
+            Err(e) => self
+                .wire
+                .send(&format!("telluser book learning failed: {e}")),
+        }
+    }
+
+    /// The book options (their values are not all numbers); `false` if `key` is none.
+    fn book_option(&mut self, key: &str, value: Option<&str>, line: &str) -> bool {
+        let flag = |v: Option<&str>| match v {
+            Some("1") | Some("true") => Some(true),
+            Some("0") | Some("false") => Some(false),
+            _ => None,
+        };
+        if key == "bookfile" {
+            self.session.abandon_search();
+        }
+        let engine = &mut self.session.engine;
+        let outcome: Result<(), String> = match key {
+            "ownbook" => flag(value)
+                .map(|on| engine.set_own_book(on))
+                .ok_or_else(|| "bad option value".to_string()),
+            "booklearning" => flag(value)
+                .map(|on| engine.set_book_learning(on))
+                .ok_or_else(|| "bad option value".to_string()),
+            "bookfile" => engine
+                .set_book_file(value.unwrap_or(""))
+                .map_err(|e| format!("{e}; playing without a book")),
+            "bookmode" => BookMode::parse(value.unwrap_or(""))
+                .map(|m| engine.set_book_mode(m))
+                .ok_or_else(|| "bad option value".to_string()),
+            "bookdepth" | "bookminweight" => match value.and_then(|v| v.parse::<i64>().ok()) {
+                Some(n) if key == "bookdepth" => {
+                    engine.set_book_depth(n).map_err(|e| e.to_string())
+                }
+                Some(n) => engine.set_book_min_weight(n).map_err(|e| e.to_string()),
+                None => Err("bad option value".to_string()),
+            },
+            _ => return false,
+        };
+        if let Err(e) = outcome {
+            self.error(&e, line);
+        }
+        true
+    }
+
     fn option(&mut self, rest: &str, line: &str) {
         let (name, value) = match rest.split_once('=') {
             Some((n, v)) => (n.trim(), Some(v.trim())),
@@ -604,6 +696,9 @@ impl Xboard {
             .filter(|c| !c.is_whitespace())
             .collect::<String>()
             .to_ascii_lowercase();
+        if self.book_option(&key, value, line) {
+            return;
+        }
         match (key.as_str(), number(value)) {
             ("moveoverhead", Some(ms)) => {
                 self.session.abandon_search();
@@ -655,7 +750,7 @@ impl Xboard {
             }
             SearchEvent::CurrMove { mv, number, .. } => self.curr = Some((mv, number)),
             SearchEvent::Note(text) => {
-                if self.debug_output {
+                if self.debug_output || text.starts_with("book move") {
                     self.wire
                         .send(&format!("# {}", text.replace(['\n', '\r'], " ")));
                 }

@@ -2,14 +2,16 @@
 //! options, the shared table and the search threads. UCI, xboard and the console all
 //! drive this, so no rule or search logic lives in a protocol layer.
 
+use crate::book::{BookChoice, BookMode, OpeningBook, BOOK_DEPTH, BOOK_MIN_WEIGHT};
 use crate::limits::SearchLimits;
 use crate::report::{SearchEvent, SearchResult};
 use crate::search::Worker;
 use crate::threads::{self, Control, NodeCounter, SearchContext};
 use crate::time;
 use crate::tt::{AllocError, TranspositionTable};
+use sable_chess::pgn::GameResult;
 use sable_chess::{
-    CastlingMode, KeyHistory, Move, ParseFenError, Position, UciMoveError, STARTPOS_FEN,
+    BookError, CastlingMode, KeyHistory, Move, ParseFenError, Position, UciMoveError, STARTPOS_FEN,
 };
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{mpsc, Arc};
@@ -36,6 +38,17 @@ pub struct EngineOptions {
     pub show_wdl: bool,
     /// Whether the GUI may ask us to ponder (informational).
     pub ponder: bool,
+    /// Play from the book before searching (see [`crate::book`]).
+    pub own_book: bool,
+    /// The book file ("" for none).
+    pub book_file: String,
+    /// The book is used while the move to play is at most this ply of the game.
+    pub book_depth: u32,
+    pub book_mode: BookMode,
+    /// Entries lighter than this are ignored.
+    pub book_min_weight: u16,
+    /// Learn from finished games and write the book back.
+    pub book_learning: bool,
 }
 
 impl Default for EngineOptions {
@@ -48,6 +61,12 @@ impl Default for EngineOptions {
             chess960: false,
             show_wdl: false,
             ponder: false,
+            own_book: false,
+            book_file: String::new(),
+            book_depth: BOOK_DEPTH.1,
+            book_mode: BookMode::default(),
+            book_min_weight: BOOK_MIN_WEIGHT.1,
+            book_learning: false,
         }
     }
 }
@@ -72,6 +91,8 @@ pub enum EngineError {
     Move { index: usize, source: UciMoveError },
     #[error(transparent)]
     IllegalMove(#[from] UciMoveError),
+    #[error("book: {0}")]
+    Book(#[from] BookError),
     #[error("the search thread failed: {0}")]
     Thread(String),
 }
@@ -88,6 +109,7 @@ pub struct Engine {
     workers: Vec<Worker>,
     running: Option<JoinHandle<Vec<Worker>>>,
     go_start: Instant,
+    book: Option<OpeningBook>,
 }
 
 impl Default for Engine {
@@ -123,6 +145,7 @@ impl Engine {
             workers: (0..options.threads).map(Worker::new).collect(),
             running: None,
             go_start: Instant::now(),
+            book: None,
             options,
         }
     }
@@ -225,6 +248,87 @@ impl Engine {
 
     pub fn set_ponder(&mut self, on: bool) {
         self.options.ponder = on;
+    }
+
+    pub fn set_own_book(&mut self, on: bool) {
+        self.options.own_book = on;
+    }
+
+    /// Loads the book file (`""` or `<empty>` unloads). On an error the engine is left
+    /// without a book (and plays on by searching).
+    pub fn set_book_file(&mut self, path: &str) -> Result<(), EngineError> {
+        self.idle()?;
+        let path = path.trim();
+        let path = if path == "<empty>" { "" } else { path };
+        self.options.book_file = path.to_string();
+        self.book = None;
+        if !path.is_empty() {
+            self.book = Some(OpeningBook::open(std::path::Path::new(path))?);
+        }
+        Ok(())
+    }
+
+    pub fn set_book_depth(&mut self, plies: i64) -> Result<(), EngineError> {
+        let (min, max) = (BOOK_DEPTH.0 as i64, BOOK_DEPTH.2 as i64);
+        check_range("BookDepth", plies, (min, max))?;
+        self.options.book_depth = plies as u32;
+        Ok(())
+    }
+
+    pub fn set_book_mode(&mut self, mode: BookMode) {
+        self.options.book_mode = mode;
+    }
+
+    pub fn set_book_min_weight(&mut self, weight: i64) -> Result<(), EngineError> {
+        let (min, max) = (BOOK_MIN_WEIGHT.0 as i64, BOOK_MIN_WEIGHT.2 as i64);
+        check_range("BookMinWeight", weight, (min, max))?;
+        self.options.book_min_weight = weight as u16;
+        Ok(())
+    }
+
+    pub fn set_book_learning(&mut self, on: bool) {
+        self.options.book_learning = on;
+    }
+
+    /// The loaded book, if any.
+    pub fn book(&self) -> Option<&OpeningBook> {
+        self.book.as_ref()
+    }
+
+    /// The usable book moves of the current position (whether or not `OwnBook` is on).
+    pub fn book_choices(&self) -> Vec<BookChoice> {
+        match &self.book {
+            Some(b) => b.choices(&self.pos, self.options.book_min_weight),
+            None => Vec::new(),
+        }
+    }
+
+    /// The move the book would play now, if the book is to be used here.
+    pub fn book_move(&self) -> Option<BookChoice> {
+        let o = &self.options;
+        if !o.own_book || o.chess960 || self.pos.is_chess960() {
+            return None;
+        }
+        let pos = &self.pos;
+        let game_ply = 2 * pos.fullmoves().saturating_sub(1)
+            + (pos.turn() == sable_chess::Color::Black) as u32;
+        if game_ply + 1 > o.book_depth {
+            return None;
+        }
+        OpeningBook::pick(&self.book_choices(), o.book_mode)
+    }
+
+    /// Learns from the game just played (its moves from the start position and its
+    /// result) when `BookLearning` is on and a book is loaded; writes the book back.
+    /// Returns the number of book entries changed.
+    pub fn learn_from_game(&mut self, result: GameResult) -> Result<usize, EngineError> {
+        if !self.options.book_learning || self.options.chess960 {
+            return Ok(0);
+        }
+        let Some(book) = &mut self.book else {
+            return Ok(0);
+        };
+        Ok(book.learn(&self.start, &self.moves, result)?)
     }
 
     /// Empties the transposition table.
@@ -344,6 +448,14 @@ impl Engine {
         on_event: impl FnMut(SearchEvent) + Send + 'static,
     ) -> Result<(), EngineError> {
         self.idle()?;
+        if !limits.infinite && !limits.ponder {
+            let choice = self
+                .book_move()
+                .filter(|c| limits.search_moves.is_empty() || limits.search_moves.contains(&c.mv));
+            if let Some(choice) = choice {
+                return self.play_book_move(choice, on_event);
+            }
+        }
         let control = &self.control;
         control.stop.store(false, Relaxed);
         control.pondering.store(limits.ponder, Relaxed);
@@ -377,6 +489,50 @@ impl Engine {
             }
             Err(e) => {
                 // The workers went with the closure; start over with fresh ones.
+                self.workers = (0..self.options.threads).map(Worker::new).collect();
+                Err(EngineError::Thread(e.to_string()))
+            }
+        }
+    }
+
+    /// Answers a `go` with a book move: a note, then the result, from a thread of its own
+    /// like a search, so that the protocols need no special case.
+    fn play_book_move(
+        &mut self,
+        choice: BookChoice,
+        mut on_event: impl FnMut(SearchEvent) + Send + 'static,
+    ) -> Result<(), EngineError> {
+        let control = &self.control;
+        control.stop.store(false, Relaxed);
+        control.pondering.store(false, Relaxed);
+        control.finished.store(false, Relaxed);
+        self.go_start = Instant::now();
+        let workers = std::mem::take(&mut self.workers);
+        let control = self.control.clone();
+        let start = self.go_start;
+        let handle = std::thread::Builder::new()
+            .name("sable-book".to_string())
+            .spawn(move || {
+                on_event(SearchEvent::Note(choice.note()));
+                control.finished.store(true, Relaxed);
+                on_event(SearchEvent::Finished(SearchResult {
+                    best: Some(choice.mv),
+                    ponder: None,
+                    score_value: 0,
+                    score: crate::report::ScoreReport::Cp(0),
+                    depth: 0,
+                    nodes: 0,
+                    time: start.elapsed(),
+                    pv: vec![choice.mv],
+                }));
+                workers
+            });
+        match handle {
+            Ok(h) => {
+                self.running = Some(h);
+                Ok(())
+            }
+            Err(e) => {
                 self.workers = (0..self.options.threads).map(Worker::new).collect();
                 Err(EngineError::Thread(e.to_string()))
             }

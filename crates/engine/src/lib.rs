@@ -8,6 +8,7 @@
 //! [`session`] for the latter two) only translate text to these calls and events back to text.
 
 pub mod bench;
+pub mod book;
 mod engine;
 pub mod eval;
 pub mod history;
@@ -22,6 +23,7 @@ mod threads;
 pub mod time;
 pub mod tt;
 
+pub use book::{BookChoice, BookMode};
 pub use engine::{
     Engine, EngineError, EngineOptions, HASH_MB, MOVE_OVERHEAD_MS, MULTI_PV, THREADS,
 };

@@ -112,8 +112,11 @@ fn engine_config(
         margin: Duration::ZERO,
         stall: DEFAULT_STALL,
         debug: false,
+        book: None,
     };
     let mut cmd = None;
+    let mut book_depth = 1000;
+    let mut book_file: Option<&str> = None;
     for &(k, v) in each.iter().chain(own) {
         let what = format!("engine {n}: {k}");
         match k {
@@ -143,6 +146,8 @@ fn engine_config(
             "timemargin" => cfg.margin = millis(&what, v)?,
             "stall" => cfg.stall = seconds(&what, v)?,
             "debug" => cfg.debug = v == "true" || v == "1",
+            "book" => book_file = Some(v),
+            "bookdepth" => book_depth = num(&what, v)?,
             _ => {
                 if let Some(name) = k.strip_prefix("option.") {
                     cfg.options.retain(|(o, _)| o != name);
@@ -152,6 +157,14 @@ fn engine_config(
                 }
             }
         }
+    }
+    if let Some(file) = book_file {
+        let book = sable_engine::book::OpeningBook::open(std::path::Path::new(file))
+            .map_err(|e| OptionsError(format!("engine {n}: book: {e}")))?;
+        cfg.book = Some(super::engine::RunnerBook {
+            book: std::sync::Arc::new(book),
+            depth: book_depth,
+        });
     }
     let Some(cmd) = cmd else {
         return err(format!("engine {n}: no cmd= given"));

@@ -132,6 +132,18 @@ pub fn play(engines: [&mut Engine; 2], spec: &GameSpec) -> Result<Played, Abort>
         let turn = pos.turn();
         let me = turn.index();
         let cfg = &engines[me].config;
+        // The runner's book plays for the engine while in book; a book move takes no time.
+        if let Some(m) = cfg.book.as_ref().and_then(|b| b.pick(&pos, raw.len())) {
+            moves.push(MoveRecord {
+                san: san(&pos, m),
+                comment: "book".into(),
+            });
+            raw.push(m);
+            ucis.push(m.to_uci(spec.chess960).to_string());
+            history.push(pos.key());
+            pos.make(m);
+            continue;
+        }
         let margin = cfg.margin;
         let movetime = cfg.limits.movetime;
         let started = Instant::now();

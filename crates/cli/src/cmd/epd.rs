@@ -102,6 +102,7 @@ pub fn run(args: Args) -> CliResult {
         margin: Duration::ZERO,
         stall: Duration::from_secs_f64(args.stall),
         debug: false,
+        book: None,
     };
 
     let cancel = super::cancel_on_ctrlc("sable epd");

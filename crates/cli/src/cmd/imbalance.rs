@@ -123,6 +123,7 @@ pub fn run(args: Args) -> CliResult {
         margin: Duration::from_millis(args.timemargin),
         stall: DEFAULT_STALL,
         debug: false,
+        book: None,
     };
     let cancel = super::cancel_on_ctrlc("sable imbalance");
 

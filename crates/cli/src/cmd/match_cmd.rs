@@ -15,6 +15,8 @@ use crate::arena::tournament::{self, OpeningSource};
     after_help = "Options (cutechess-cli / fastchess style):
   -engine cmd=PATH [name=N] [proto=uci|xboard] [arg=A] [dir=D] [tc=[M/]S[+I]] [st=S]
           [nodes=N] [depth=D] [timemargin=MS] [stall=S] [option.NAME=VALUE]...
+          [book=FILE.bin [bookdepth=N]]   the runner plays Polyglot book moves for the
+          engine (weighted, legal-checked) while the game has under 2N plies (N in full moves)
   -each KEY=VALUE...          settings for every engine
   -tournament gauntlet|round-robin   (two engines: head-to-head)
   -rounds N  -games N  -repeat  -concurrency N

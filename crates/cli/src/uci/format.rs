@@ -1,7 +1,8 @@
 //! UCI text for the engine's options and reports.
 
+use sable_engine::book::{BOOK_DEPTH, BOOK_MIN_WEIGHT};
 use sable_engine::{technique, Bound, Engine, ScoreReport, SearchEvent};
-use sable_engine::{HASH_MB, MOVE_OVERHEAD_MS, MULTI_PV, THREADS};
+use sable_engine::{BookMode, HASH_MB, MOVE_OVERHEAD_MS, MULTI_PV, THREADS};
 use std::fmt::Write;
 
 /// The `option` lines answering `uci`.
@@ -27,6 +28,21 @@ pub fn option_lines() -> Vec<String> {
         "option name Clear Hash type button".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
         "option name UCI_ShowWDL type check default false".to_string(),
+        "option name OwnBook type check default false".to_string(),
+        "option name BookFile type string default <empty>".to_string(),
+        format!(
+            "option name BookDepth type spin default {} min {} max {}",
+            BOOK_DEPTH.1, BOOK_DEPTH.0, BOOK_DEPTH.2
+        ),
+        format!(
+            "option name BookMode type combo default {} var best var weighted",
+            BookMode::default().name()
+        ),
+        format!(
+            "option name BookMinWeight type spin default {} min {} max {}",
+            BOOK_MIN_WEIGHT.1, BOOK_MIN_WEIGHT.0, BOOK_MIN_WEIGHT.2
+        ),
+        "option name BookLearning type check default false".to_string(),
     ];
     if technique::SWITCHABLE {
         lines.push("option name Ablate type string default <empty>".to_string());
@@ -65,6 +81,26 @@ pub fn apply_option(engine: &mut Engine, name: &str, value: Option<&str>) -> Res
         "uci_chess960" => e(engine.set_chess960(check("UCI_Chess960", value)?)),
         "uci_showwdl" => {
             engine.set_show_wdl(check("UCI_ShowWDL", value)?);
+            Ok(())
+        }
+        "ownbook" => {
+            engine.set_own_book(check("OwnBook", value)?);
+            Ok(())
+        }
+        "bookfile" => engine
+            .set_book_file(value.unwrap_or(""))
+            .map_err(|e| format!("error: BookFile: {e}; playing without a book")),
+        "bookdepth" => e(engine.set_book_depth(spin("BookDepth", value)?)),
+        "bookmode" => {
+            let v = value.unwrap_or("");
+            let mode = BookMode::parse(v)
+                .ok_or_else(|| format!("BookMode must be best or weighted, got '{v}'"))?;
+            engine.set_book_mode(mode);
+            Ok(())
+        }
+        "bookminweight" => e(engine.set_book_min_weight(spin("BookMinWeight", value)?)),
+        "booklearning" => {
+            engine.set_book_learning(check("BookLearning", value)?);
             Ok(())
         }
         "ablate" if technique::SWITCHABLE => {

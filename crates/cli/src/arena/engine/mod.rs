@@ -42,6 +42,29 @@ pub struct EngineConfig {
     pub stall: Duration,
     /// Print the protocol traffic on standard error.
     pub debug: bool,
+    /// The runner's book for this engine (cutechess-cli's `book=FILE bookdepth=N`).
+    pub book: Option<RunnerBook>,
+}
+
+/// A book the runner plays from on an engine's behalf, while the game has fewer than
+/// `2 * depth` plies (cutechess-cli counts `bookdepth` in full moves).
+#[derive(Clone, Debug)]
+pub struct RunnerBook {
+    pub book: std::sync::Arc<sable_engine::book::OpeningBook>,
+    pub depth: u32,
+}
+
+impl RunnerBook {
+    /// The book move for `pos` after `plies` plies of the game: a legal move picked in
+    /// proportion to the weights, or `None` out of book (or in Chess960).
+    pub fn pick(&self, pos: &sable_chess::Position, plies: usize) -> Option<sable_chess::Move> {
+        if plies >= 2 * self.depth as usize || pos.is_chess960() {
+            return None;
+        }
+        let choices = self.book.choices(pos, 1);
+        sable_engine::book::OpeningBook::pick(&choices, sable_engine::BookMode::Weighted)
+            .map(|c| c.mv)
+    }
 }
 
 /// An engine's evaluation, from the point of view of the side it plays.
