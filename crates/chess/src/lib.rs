@@ -44,7 +44,7 @@ pub use history::KeyHistory;
 pub use moves::{Move, MoveKind, MoveList, UciMove, MAX_MOVES};
 pub use notation::{SanError, SanMode, SanText};
 pub use outcome::{DrawReason, Outcome};
-pub use perft::{divide, parse_suite, perft, PerftCase, SuiteError};
+pub use perft::{divide, divide_until, parse_suite, perft, PerftCase, SuiteError};
 pub use piece::{Piece, Role};
 pub use position::{
     CastlingMode, CastlingToken, CheckInfo, FenError, GenType, MoveSink, ParseFenError, Position,

@@ -3,6 +3,7 @@
 
 use crate::{Move, MoveList, Position};
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Leaf count of the tree of legal moves `depth` plies deep.
 ///
@@ -75,6 +76,62 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
             (m, n)
         })
         .collect()
+}
+
+/// [`divide`] that can be interrupted: `on_move` gets each root move's count as soon as
+/// it is known, and the count stops, within a few milliseconds, once `stop` is set.
+/// Returns whether every root move was counted.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// let pos = sable_chess::Position::startpos();
+/// let mut total = 0;
+/// let done = sable_chess::divide_until(&pos, 3, &AtomicBool::new(false), |_, n| total += n);
+/// assert!(done);
+/// assert_eq!(total, 8_902);
+/// ```
+pub fn divide_until(
+    pos: &Position,
+    depth: u32,
+    stop: &AtomicBool,
+    mut on_move: impl FnMut(Move, u64),
+) -> bool {
+    let mut pos = pos.clone();
+    let moves: MoveList = pos.legal_moves();
+    for &m in moves.iter() {
+        let undo = pos.make(m);
+        let n = if depth <= 1 {
+            Some(1)
+        } else {
+            perft_until(&mut pos, depth - 1, stop)
+        };
+        pos.unmake(m, &undo);
+        match n {
+            Some(n) => on_move(m, n),
+            None => return false,
+        }
+    }
+    true
+}
+
+/// The recursion with a look at `stop` above the last three plies, where a subtree takes
+/// at most a few milliseconds; below that the fast recursion runs unchecked.
+fn perft_until(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth <= 3 {
+        return Some(perft_inner(pos, depth));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let moves = pos.legal_moves();
+    let mut nodes = 0;
+    for &m in moves.iter() {
+        let undo = pos.make(m);
+        let n = perft_until(pos, depth - 1, stop);
+        pos.unmake(m, &undo);
+        nodes += n?;
+    }
+    Some(nodes)
 }
 
 /// One position of a perft suite with its expected counts.

@@ -161,20 +161,26 @@ impl Uci {
         }
     }
 
+    /// `go perft N`: counted on the engine's thread, so `stop`, `isready` and `quit` are
+    /// answered meanwhile; a stopped count ends with what it had counted, said so.
     fn perft(&mut self, depth: u32) {
-        if self.engine.is_searching() {
-            return self.refuse("go perft", EngineError::Busy);
+        let chess960 = self.engine.position().is_chess960();
+        let (wire, done_wire) = (self.wire.clone(), self.wire.clone());
+        let result = self.engine.go_perft(
+            depth,
+            move |m, n| wire.send(&format!("{}: {n}", m.to_uci(chess960))),
+            move |total, finished| {
+                if !finished {
+                    done_wire.info_string("perft stopped; the count below is partial");
+                }
+                done_wire.send("");
+                done_wire.send(&format!("Nodes searched: {total}"));
+                done_wire.send("");
+            },
+        );
+        if let Err(e) = result {
+            self.refuse("go perft", e);
         }
-        let pos = self.engine.position().clone();
-        let chess960 = pos.is_chess960();
-        let mut total = 0;
-        for (m, n) in sable_chess::divide(&pos, depth) {
-            self.wire.send(&format!("{}: {n}", m.to_uci(chess960)));
-            total += n;
-        }
-        self.wire.send("");
-        self.wire.send(&format!("Nodes searched: {total}"));
-        self.wire.send("");
     }
 
     fn setoption(&mut self, args: &[&str]) {

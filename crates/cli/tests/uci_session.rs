@@ -635,3 +635,37 @@ fn absurd_go_parameters_still_end_in_a_bestmove() {
         s.ready();
     }
 }
+
+/// `go perft` runs like a search: `isready` is answered at once while it counts, `stop`
+/// ends it within moments with the partial count said to be partial, and a full count
+/// afterwards is exact (8,902 at depth 3, as every perft table has it).
+#[test]
+fn go_perft_answers_isready_and_stop() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    s.send("go perft 9");
+    let t = Instant::now();
+    s.ready();
+    assert!(
+        t.elapsed() < Duration::from_secs(2),
+        "isready waited for perft"
+    );
+    s.send("go depth 1");
+    s.until(|l| l.starts_with("info string"), 2000);
+    let t = Instant::now();
+    s.send("stop");
+    let lines = s.until(|l| l.starts_with("Nodes searched"), 3000);
+    assert!(
+        t.elapsed() < Duration::from_secs(1),
+        "stop took {:?}",
+        t.elapsed()
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("perft stopped")),
+        "{lines:?}"
+    );
+    s.send("go perft 3");
+    let lines = s.until(|l| l.starts_with("Nodes searched"), 10_000);
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 8902");
+    assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 21);
+}

@@ -539,6 +539,48 @@ impl Engine {
         }
     }
 
+    /// Counts the leaves below each legal move (`go perft`) on a thread of its own, like
+    /// a search: `on_move` gets each root move's count as it is known and `on_done` the
+    /// total and whether it finished (false after [`Engine::stop`]). While it runs the
+    /// engine is busy: `stop`, `isready` and `quit` are answered, a `go` is refused.
+    pub fn go_perft(
+        &mut self,
+        depth: u32,
+        mut on_move: impl FnMut(Move, u64) + Send + 'static,
+        on_done: impl FnOnce(u64, bool) + Send + 'static,
+    ) -> Result<(), EngineError> {
+        self.idle()?;
+        self.control.stop.store(false, Relaxed);
+        self.control.finished.store(false, Relaxed);
+        let control = self.control.clone();
+        let pos = self.pos.clone();
+        let workers = std::mem::take(&mut self.workers);
+        let handle = std::thread::Builder::new()
+            .name("sable-perft".to_string())
+            .spawn(move || {
+                let mut total = 0;
+                let done = sable_chess::divide_until(&pos, depth, &control.stop, |m, n| {
+                    total += n;
+                    on_move(m, n);
+                });
+                // Set before the last report, as a search does, so that a command that
+                // follows the report finds the engine idle.
+                control.finished.store(true, Relaxed);
+                on_done(total, done);
+                workers
+            });
+        match handle {
+            Ok(h) => {
+                self.running = Some(h);
+                Ok(())
+            }
+            Err(e) => {
+                self.workers = (0..self.options.threads).map(Worker::new).collect();
+                Err(EngineError::Thread(e.to_string()))
+            }
+        }
+    }
+
     /// Asks the running search to stop; it reports its result within milliseconds.
     pub fn stop(&self) {
         self.control.stop.store(true, Relaxed);
