@@ -28,7 +28,7 @@ mkdir -p "$out"
 for t in "$@"; do
   "$exe" match -engine cmd="$exe" name=full -engine cmd="$exe" name="no-$t" "option.Ablate=$t" \
     -each "$limit" option.Hash=16 \
-    -openings file=../shared/data/books/8moves_v3.pgn order=random -srand 7 \
+    -openings file=testdata/books/8moves_v3.pgn order=random -srand 7 \
     -rounds "$rounds" -games 2 -repeat -concurrency "${CONCURRENCY:-2}" \
     -resign movecount=3 score=1000 twosided=true -draw movenumber=40 movecount=8 score=10 \
     -noprogress -pgnout "$out/$t.pgn" > "$out/$t.log" 2>&1

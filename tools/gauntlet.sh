@@ -27,7 +27,7 @@ for name in "$@"; do
   # GNU Chess 6.2.7 has crashed mid-game here (once in 270 games): -recover restarts it.
   "$exe" match -engine cmd="$exe" name=sable -engine "${opp[@]}" \
     -each tc="${TC:-10+0.1}" option.Hash=16 \
-    -openings file=../shared/data/books/8moves_v3.pgn order=random -srand "${SEED:-2026}" \
+    -openings file=testdata/books/8moves_v3.pgn order=random -srand "${SEED:-2026}" \
     -rounds "$rounds" -games 2 -repeat -concurrency "${CONCURRENCY:-2}" -recover \
     -resign movecount=3 score=1000 twosided=true -draw movenumber=40 movecount=8 score=10 \
     -noprogress -ratinginterval 20 -pgnout "$out/$name.pgn" > "$out/$name.log" 2>&1 || true

@@ -1,10 +1,9 @@
-//! Polyglot book reading against the expected lookups in ../shared/data/polyglot/SOURCES.md.
+//! Polyglot book reading against the expected lookups in testdata/SOURCES.md (polyglot/).
 
-mod common;
 use sable_chess::{CastlingMode, PolyglotBook, Position};
 
 fn book(name: &str) -> PolyglotBook {
-    PolyglotBook::open(common::data_dir().join("polyglot").join(name)).unwrap()
+    PolyglotBook::open(sable_testdata::path(&format!("polyglot/{name}"))).unwrap()
 }
 
 fn pos(fen: &str) -> Position {

@@ -1,4 +1,4 @@
-//! EPD: every suite in ../shared/data/tactics parses, every `bm`/`am` move is legal,
+//! EPD: every suite in testdata/tactics parses, every `bm`/`am` move is legal,
 //! writing and reading again gives the same record; opcodes and errors.
 
 mod common;

@@ -1,4 +1,4 @@
-//! FEN parsing and validation: every valid position of ../shared/data/fen parses and
+//! FEN parsing and validation: every valid position of testdata/fen parses and
 //! round-trips, every invalid one is rejected, and each error names its field.
 
 mod common;

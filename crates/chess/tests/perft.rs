@@ -1,4 +1,4 @@
-//! Perft suites from ../shared/data/perft: every position, at depths that keep the whole
+//! Perft suites from testdata/perft: every position, at depths that keep the whole
 //! file within a few minutes in release mode (deeper runs: `sable perft --suite`).
 
 mod common;

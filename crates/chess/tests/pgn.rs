@@ -1,4 +1,4 @@
-//! The PGN reader and writer on every file of ../shared/data/pgn, as its SOURCES.md
+//! The PGN reader and writer on every file of testdata/pgn, as testdata/SOURCES.md
 //! describes them; round trips; error messages with line and column.
 
 mod common;
@@ -12,8 +12,7 @@ fn read_all(bytes: &[u8], mode: SanMode) -> Vec<Result<GameTree, PgnError>> {
 }
 
 fn file(rel: &str) -> Vec<u8> {
-    let path = common::data_dir().join("pgn").join(rel);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    sable_testdata::read(&format!("pgn/{rel}"))
 }
 
 fn games(items: &[Result<GameTree, PgnError>]) -> Vec<&GameTree> {

@@ -137,15 +137,41 @@ fn chess960_playouts_agree_with_shakmaty() {
 #[test]
 fn perft_suite_positions_agree_with_shakmaty() {
     // The hand-made tricky positions: pins, en passant discoveries, castling through check.
+    let mut rejected = Vec::new();
     for file in ["perft/tricky-python-chess.perft", "perft/standard.epd"] {
         for case in sable_chess::parse_suite(&common::read(file)).unwrap() {
-            let Ok(mut pos) = Position::from_fen(&case.fen, CastlingMode::Chess960) else {
-                continue; // impossible-check positions, which shakmaty rejects as well
+            let mut pos = match Position::from_fen(&case.fen, CastlingMode::Chess960) {
+                Ok(pos) => pos,
+                Err(ours) => {
+                    // Sable refuses positions that cannot arise (impossible checks): shakmaty
+                    // must refuse each of them as well.
+                    let theirs = case
+                        .fen
+                        .parse::<Fen>()
+                        .map_err(|e| e.to_string())
+                        .and_then(|f| {
+                            f.into_position::<Chess>(shakmaty::CastlingMode::Chess960)
+                                .map_err(|e| e.to_string())
+                        });
+                    match theirs {
+                        Ok(_) => panic!("sable rejects {} ({ours}), shakmaty accepts it", case.fen),
+                        Err(why) => rejected.push(format!("{}: {ours} / {why}", case.fen)),
+                    }
+                    continue;
+                }
             };
             pos.set_chess960(true);
             compare(&pos);
         }
     }
+    // Four double checks no move could give (one of them in standard.epd) and three
+    // en-passant squares whose pawn could not have moved last (the check was already there).
+    assert_eq!(
+        rejected.len(),
+        7,
+        "rejected by both:\n{}",
+        rejected.join("\n")
+    );
 }
 
 #[test]

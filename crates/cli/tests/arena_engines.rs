@@ -2,32 +2,24 @@
 //! (a PGN book, a clock), Stockfish against itself in Chess960 (FEN start positions,
 //! king-takes-rook castling) and from an EPD book. Every game must end by the rules or
 //! by adjudication: `-strict` fails the run on any time loss, illegal move, crash or
-//! stall. Skipped, with a message, where the engines are not installed (CI installs the
-//! Debian packages `stockfish` and `fairymax`).
+//! stall. The tests that need the Debian packages `stockfish` and `fairymax` are ignored
+//! unless asked for (`cargo test -- --include-ignored`, as .ci/run does after installing
+//! them); asked for without them, they fail.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 const SABLE: &str = env!("CARGO_BIN_EXE_sable");
 const STOCKFISH: &str = "/usr/games/stockfish";
 const FAIRYMAX: &str = "/usr/games/fairymax";
 
-fn data_dir() -> PathBuf {
-    match std::env::var("SABLE_DATA") {
-        Ok(d) => PathBuf::from(d),
-        Err(_) => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-    }
-}
-
-fn have(engines: &[&str]) -> bool {
+/// Fails the test, naming what to install, unless every engine is there.
+fn require(engines: &[&str]) {
     let missing: Vec<&&str> = engines.iter().filter(|e| !Path::new(e).exists()).collect();
-    if !missing.is_empty() {
-        eprintln!(
-            "SKIPPED: {missing:?} not installed (apt-get install stockfish fairymax); this test did not run"
-        );
-        return false;
-    }
-    true
+    assert!(
+        missing.is_empty(),
+        "{missing:?} not installed (apt-get install stockfish fairymax)"
+    );
 }
 
 /// Runs `sable match` with `-strict -noprogress` and a PGN file; returns stdout and PGN.
@@ -79,11 +71,10 @@ fn check_games(pgn: &str, n: usize) {
 }
 
 #[test]
+#[ignore = "needs stockfish and fairymax"]
 fn stockfish_uci_against_fairymax_xboard() {
-    if !have(&[STOCKFISH, FAIRYMAX]) {
-        return;
-    }
-    let book = data_dir().join("books/8moves_v3.pgn");
+    require(&[STOCKFISH, FAIRYMAX]);
+    let book = sable_testdata::path("books/8moves_v3.pgn");
     let (stdout, pgn) = play(
         "sf-fmax",
         &[
@@ -122,10 +113,9 @@ fn stockfish_uci_against_fairymax_xboard() {
 }
 
 #[test]
+#[ignore = "needs fairymax"]
 fn fairymax_against_itself_over_xboard() {
-    if !have(&[FAIRYMAX]) {
-        return;
-    }
+    require(&[FAIRYMAX]);
     let (_, pgn) = play(
         "fmax-fmax",
         &[
@@ -149,10 +139,9 @@ fn fairymax_against_itself_over_xboard() {
 }
 
 #[test]
+#[ignore = "needs stockfish"]
 fn stockfish_chess960_and_epd_openings() {
-    if !have(&[STOCKFISH]) {
-        return;
-    }
+    require(&[STOCKFISH]);
     let (_, pgn) = play(
         "sf960",
         &[
@@ -179,7 +168,7 @@ fn stockfish_chess960_and_epd_openings() {
     );
     check_games(&pgn, 4);
     assert_eq!(tag_values(&pgn, "Variant"), ["Chess960"; 4]);
-    let epd = data_dir().join("books/noob_3moves.epd");
+    let epd = sable_testdata::path("books/noob_3moves.epd");
     let (_, pgn) = play(
         "sf-epd",
         &[
@@ -209,7 +198,7 @@ fn stockfish_chess960_and_epd_openings() {
 /// games against itself from the PGN book must end without any engine fault.
 #[test]
 fn sable_engine_smoke_match() {
-    let book = data_dir().join("books/8moves_v3.pgn");
+    let book = sable_testdata::path("books/8moves_v3.pgn");
     let (stdout, pgn) = play(
         "sable-smoke",
         &[

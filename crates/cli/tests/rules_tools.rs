@@ -125,8 +125,8 @@ fn random_games_table_and_verify() {
 fn magics_check_of_the_published_dense_table() {
     let (ok, out) = sable(&["magics", "--check"]);
     assert!(ok, "{out}");
-    // Checked independently with a short Python script over the same masks: only the b2
-    // entry collides destructively.
+    // Checked independently by tools/check_magics.py (plain Python, its own masks and ray
+    // walking; .ci/run runs it and compares): only the b2 entry collides destructively.
     assert!(out.contains("22 of 23 hold, 1 fail"), "{out}");
     let b2 = out.lines().find(|l| l.starts_with("b2")).unwrap();
     assert!(

@@ -215,5 +215,4 @@ fn kpk_bitbase_matches_a_retrograde_oracle_on_every_position() {
         "{wins} of {}",
         keys.len()
     );
-    let _ = eval_common::data_dir;
 }

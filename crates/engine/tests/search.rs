@@ -1,6 +1,6 @@
 //! Search results checked against independent answers: mate distances from Gaviota
-//! tablebase data (`shared/data/gaviota/endgame-dm-4.epd`) and from Stockfish analyses of
-//! WAC/BK positions, draw rules inside the tree, and bench determinism.
+//! tablebase data (python-chess's `endgame-dm-4.epd`, positions copied below) and from
+//! Stockfish analyses of WAC/BK positions, draw rules inside the tree, and bench determinism.
 
 use sable_chess::{CastlingMode, Position};
 use sable_engine::{bench, Engine, ScoreReport, SearchLimits, SearchResult};

@@ -1,20 +1,9 @@
-//! Shared helpers for the integration tests: where the data lives, perft-file parsing.
+//! Shared helpers for the integration tests: reading the data, random numbers, Chess960.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
-
-/// `../shared/data` beside the checkout, or `$SABLE_DATA`.
-pub fn data_dir() -> PathBuf {
-    if let Ok(dir) = std::env::var("SABLE_DATA") {
-        return PathBuf::from(dir);
-    }
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest.join("../../../shared/data")
-}
-
+/// A data file as text (`testdata/` at the repository root, or `$SABLE_DATA`).
 pub fn read(rel: &str) -> String {
-    let path = data_dir().join(rel);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+    sable_testdata::read_to_string(rel)
 }
 
 /// A small deterministic generator (xorshift64*), so random tests repeat exactly.

@@ -351,10 +351,10 @@ mod tests {
 
     #[test]
     fn the_shared_books_load() {
-        let dir = std::env::var("SABLE_DATA")
-            .unwrap_or_else(|_| format!("{}/../../../shared/data", env!("CARGO_MANIFEST_DIR")));
         let spec = |file: &str, format| BookSpec {
-            file: format!("{dir}/books/{file}"),
+            file: sable_testdata::path(&format!("books/{file}"))
+                .to_string_lossy()
+                .into_owned(),
             format,
             order: Order::Sequential,
             plies: None,

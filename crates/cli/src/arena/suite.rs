@@ -196,8 +196,6 @@ mod tests {
 
     #[test]
     fn every_shipped_suite_reads() {
-        let dir = std::env::var("SABLE_DATA")
-            .unwrap_or_else(|_| format!("{}/../../../shared/data", env!("CARGO_MANIFEST_DIR")));
         for (file, n) in [
             ("wac.epd", 300),
             ("STS1-STS15_LAN_v3.epd", 1500),
@@ -205,7 +203,7 @@ mod tests {
             ("eet.epd", 100),
             ("ecm.epd", 879),
         ] {
-            let text = std::fs::read_to_string(format!("{dir}/tactics/{file}")).unwrap();
+            let text = sable_testdata::read_to_string(&format!("tactics/{file}"));
             let mut count = 0;
             for (i, line) in text
                 .lines()

@@ -13,10 +13,7 @@ pub fn sable(args: &[&str]) -> (bool, String) {
     (out.status.success(), text)
 }
 
-/// A file under the shared data directory (`SABLE_DATA`, by default `../shared/data`
-/// beside the checkout).
+/// The path of a data file (`testdata/` at the repository root, or `$SABLE_DATA`).
 pub fn data(rel: &str) -> String {
-    let base = std::env::var("SABLE_DATA")
-        .unwrap_or_else(|_| format!("{}/../../../shared/data", env!("CARGO_MANIFEST_DIR")));
-    format!("{base}/{rel}")
+    sable_testdata::path(rel).to_string_lossy().into_owned()
 }

@@ -3,7 +3,7 @@
 //! Loss (training / validation): before 0.103753 / 0.103797, after 0.098863 / 0.098936.
 //! Command: sable tune train1.txt --epochs 3000 --threads 2 --out crates/engine/src/eval/tuned.rs
 //! train1.txt: `sable datagen dg1.txt --games 16000 --nodes 5000 --threads 2
-//! --book ../shared/data/books/8moves_v3.pgn --random-plies 2 --seed 2026` (1,087,502
+//! --book testdata/books/8moves_v3.pgn --random-plies 2 --seed 2026` (1,087,502
 //! positions) followed by the 85,609 positions `tools/texel_positions.py` takes from
 //! 1,080 self-play games at 1+0.01 (the ablation runs); tuned from the seed values.
 //! Against the seed values: +131 +/- 36 Elo, 300 games at 1+0.01 (`sable match`,

@@ -1,21 +1,12 @@
-//! Shared helpers for the evaluation tests: the data directory, a colour-flipping
+//! Shared helpers for the evaluation tests: reading the data, a colour-flipping
 //! mirror, and a pool of varied positions.
 #![allow(dead_code)]
 
 use sable_chess::{CastlingMode, Position};
-use std::path::PathBuf;
 
-/// `../shared/data` beside the checkout, or `$SABLE_DATA`.
-pub fn data_dir() -> PathBuf {
-    if let Ok(dir) = std::env::var("SABLE_DATA") {
-        return PathBuf::from(dir);
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
-}
-
+/// A data file as text (`testdata/` at the repository root, or `$SABLE_DATA`).
 pub fn read(rel: &str) -> String {
-    let path = data_dir().join(rel);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+    sable_testdata::read_to_string(rel)
 }
 
 pub fn fen(s: &str) -> Position {
