@@ -31,6 +31,7 @@ pub mod pgn;
 mod piece;
 mod polyglot_random;
 mod position;
+pub mod record;
 mod square;
 mod square_set;
 mod uci;
