@@ -41,6 +41,10 @@ enum Command {
     Tune(cmd::tune::Args),
     /// Self-play games at fixed nodes, written as labelled positions for `sable tune`.
     Datagen(cmd::datagen::Args),
+    /// Train the NNUE network on game records (sable_chess::record) or `FEN | score | result` text.
+    Train(cmd::train::Args),
+    /// Network tools: a random net for speed tests, float vs quantised comparison.
+    Nnue(cmd::nnue::Args),
     /// Play engines (UCI or xboard) against each other: matches, gauntlets, SPRT.
     Match(cmd::match_cmd::Args),
     /// Speak UCI on stdin/stdout (what `sable` alone does when the first line is `uci`).
@@ -109,6 +113,8 @@ fn main() -> ExitCode {
         Some(Command::Eval(args)) => cmd::eval::run(args),
         Some(Command::Tune(args)) => cmd::tune::run(args),
         Some(Command::Datagen(args)) => cmd::datagen::run(args),
+        Some(Command::Train(args)) => cmd::train::run(args),
+        Some(Command::Nnue(args)) => cmd::nnue::run(args),
         Some(Command::Match(args)) => cmd::match_cmd::run(args),
         Some(Command::Epd(args)) => cmd::epd::run(args),
         Some(Command::Imbalance(args)) => cmd::imbalance::run(args),

@@ -3,6 +3,7 @@
 //! drive this, so no rule or search logic lives in a protocol layer.
 
 use crate::limits::SearchLimits;
+use crate::nnue::{NetError, Network, EMBEDDED};
 use crate::report::{SearchEvent, SearchResult};
 use crate::search::Worker;
 use crate::threads::{self, Control, NodeCounter, SearchContext};
@@ -36,6 +37,10 @@ pub struct EngineOptions {
     pub show_wdl: bool,
     /// Whether the GUI may ask us to ponder (informational).
     pub ponder: bool,
+    /// Evaluate with the network (else the hand-crafted evaluation).
+    pub use_nnue: bool,
+    /// The network's file; empty for the embedded one.
+    pub eval_file: String,
 }
 
 impl Default for EngineOptions {
@@ -48,6 +53,8 @@ impl Default for EngineOptions {
             chess960: false,
             show_wdl: false,
             ponder: false,
+            use_nnue: embedded_net().is_some(),
+            eval_file: String::new(),
         }
     }
 }
@@ -74,6 +81,15 @@ pub enum EngineError {
     IllegalMove(#[from] UciMoveError),
     #[error("the search thread failed: {0}")]
     Thread(String),
+    #[error("EvalFile refused, the previous network stays: {0}")]
+    Net(#[from] NetError),
+    #[error("no network is loaded (this build embeds none; set EvalFile first)")]
+    NoNetwork,
+}
+
+/// The network compiled into the binary, if any (see `nnue::EMBEDDED`).
+fn embedded_net() -> Option<Network> {
+    EMBEDDED.and_then(|bytes| Network::from_bytes(bytes).ok())
 }
 
 /// The engine.
@@ -86,6 +102,8 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
     workers: Vec<Worker>,
+    /// The loaded network (embedded or `EvalFile`), used when `use_nnue` is set.
+    net: Option<Arc<Network>>,
     running: Option<JoinHandle<Vec<Worker>>>,
     go_start: Instant,
 }
@@ -122,6 +140,7 @@ impl Engine {
             control: Arc::new(Control::default()),
             workers: (0..options.threads).map(Worker::new).collect(),
             running: None,
+            net: embedded_net().map(Arc::new),
             go_start: Instant::now(),
             options,
         }
@@ -225,6 +244,37 @@ impl Engine {
 
     pub fn set_ponder(&mut self, on: bool) {
         self.options.ponder = on;
+    }
+
+    /// Loads the network from `path` (empty or `<default>`: the embedded one). On any
+    /// error the previous network stays.
+    pub fn set_eval_file(&mut self, path: &str) -> Result<(), EngineError> {
+        self.idle()?;
+        let path = path.trim();
+        let net = if path.is_empty() || path == "<default>" {
+            embedded_net().ok_or(EngineError::NoNetwork)?
+        } else {
+            Network::load(std::path::Path::new(path))?
+        };
+        self.net = Some(Arc::new(net));
+        self.options.eval_file = path.to_string();
+        Ok(())
+    }
+
+    /// Evaluates with the network (refused when none is loaded) or the hand-crafted
+    /// evaluation.
+    pub fn set_use_nnue(&mut self, on: bool) -> Result<(), EngineError> {
+        self.idle()?;
+        if on && self.net.is_none() {
+            return Err(EngineError::NoNetwork);
+        }
+        self.options.use_nnue = on;
+        Ok(())
+    }
+
+    /// The network searches use now, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.net.as_ref().filter(|_| self.options.use_nnue)
     }
 
     /// Empties the transposition table.
@@ -363,6 +413,7 @@ impl Engine {
                 .collect(),
             root: self.pos.clone(),
             game_keys: self.history.keys().to_vec(),
+            net: self.network().cloned(),
             limits,
         });
         let workers = std::mem::take(&mut self.workers);

@@ -1,6 +1,6 @@
 //! UCI text for the engine's options and reports.
 
-use sable_engine::{technique, Bound, Engine, ScoreReport, SearchEvent};
+use sable_engine::{technique, Bound, Engine, EngineOptions, ScoreReport, SearchEvent};
 use sable_engine::{HASH_MB, MOVE_OVERHEAD_MS, MULTI_PV, THREADS};
 use std::fmt::Write;
 
@@ -27,6 +27,11 @@ pub fn option_lines() -> Vec<String> {
         "option name Clear Hash type button".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
         "option name UCI_ShowWDL type check default false".to_string(),
+        format!(
+            "option name UseNNUE type check default {}",
+            EngineOptions::default().use_nnue
+        ),
+        "option name EvalFile type string default <default>".to_string(),
     ];
     if technique::SWITCHABLE {
         lines.push("option name Ablate type string default <empty>".to_string());
@@ -67,6 +72,8 @@ pub fn apply_option(engine: &mut Engine, name: &str, value: Option<&str>) -> Res
             engine.set_show_wdl(check("UCI_ShowWDL", value)?);
             Ok(())
         }
+        "usennue" => e(engine.set_use_nnue(check("UseNNUE", value)?)),
+        "evalfile" => e(engine.set_eval_file(value.unwrap_or(""))),
         "ablate" if technique::SWITCHABLE => {
             let text = value.unwrap_or("").trim();
             let text = if text == "<empty>" { "" } else { text };
