@@ -115,10 +115,13 @@ pub fn run(args: Args) -> CliResult {
             bar.set_message(format!("{positions_per_s:.0} pos/s"));
         }
         TrainEvent::Epoch(r) => {
-            bar.println(format!(
-                "epoch {:>3}: train loss {:.6}, validation loss {:.6}, {:.0} pos/s, lr {:.2e}",
-                r.epoch, r.train_loss, r.val_loss, r.positions_per_s, r.lr
-            ));
+            // Printed around the bar, not by it: a hidden bar (no terminal) prints nothing.
+            bar.suspend(|| {
+                println!(
+                    "epoch {:>3}: train loss {:.6}, validation loss {:.6}, {:.0} pos/s, lr {:.2e}",
+                    r.epoch, r.train_loss, r.val_loss, r.positions_per_s, r.lr
+                )
+            });
             bar.reset();
         }
     })
