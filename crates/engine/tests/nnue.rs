@@ -297,6 +297,10 @@ fn damaged_net_files_are_refused_with_the_reason() {
     assert!(matches!(big, Err(NetError::Range(_))));
     let wide = Network::from_parts(h, vec![1; 768 * h], vec![0; h], vec![200; 2 * h], 0);
     assert!(matches!(wide, Err(NetError::Range(_))));
+    // A net compiled in (nets/default.nnue) must itself load.
+    if let Some(bytes) = sable_engine::nnue::EMBEDDED {
+        Network::from_bytes(bytes).expect("the embedded net loads");
+    }
     let err = Network::load(std::path::Path::new("/nonexistent/net.nnue")).unwrap_err();
     assert!(err.to_string().contains("/nonexistent/net.nnue"), "{err}");
     // Every message names what is wrong.
@@ -368,4 +372,57 @@ fn search_with_a_network_finds_mate_and_plays_legal_moves() {
         pos.make(best);
     }
     let _ = std::fs::remove_file(path);
+}
+
+/// The measured reason for the AVX2 kernels (run by hand with `-- --ignored
+/// --nocapture`): incremental updates plus evaluation along random games, per backend.
+#[test]
+#[ignore]
+fn speed_of_the_backends() {
+    let Some(avx2) = Backend::avx2() else {
+        return;
+    };
+    let games: Vec<Vec<Move>> = (0..200)
+        .map(|g| {
+            let mut rng = Rng(g);
+            let mut pos = Position::startpos();
+            let mut line = Vec::new();
+            for _ in 0..100 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves.as_slice()[rng.below(moves.len())];
+                line.push(m);
+                pos.make(m);
+            }
+            line
+        })
+        .collect();
+    for hidden in [32, 64, 256] {
+        let net = Arc::new(random_net(hidden, 1));
+        for backend in [Backend::Portable, avx2] {
+            let mut stack = NnueStack::new(net.clone(), 128);
+            stack.set_backend(backend);
+            let (mut n, mut sum) = (0u64, 0i64);
+            let start = std::time::Instant::now();
+            for _ in 0..5 {
+                for line in &games {
+                    let mut pos = Position::startpos();
+                    stack.reset(&pos);
+                    for &m in line {
+                        stack.push_move(&pos, m);
+                        pos.make(m);
+                        sum += stack.evaluate(&pos) as i64;
+                        n += 1;
+                    }
+                }
+            }
+            let secs = start.elapsed().as_secs_f64();
+            eprintln!(
+                "hidden {hidden} {backend:?}: {:.0} ns per update+eval ({sum})",
+                secs * 1e9 / n as f64
+            );
+        }
+    }
 }
