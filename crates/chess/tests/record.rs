@@ -93,6 +93,7 @@ fn random_game(start: &Position, rng: &mut Rng, max_plies: usize) -> GameRecord 
         plies,
         result,
         termination,
+        number: rng.next_u64() as u32,
     }
 }
 
@@ -163,8 +164,8 @@ fn games_round_trip_with_moves_scores_and_results() {
         assert_eq!(reader.record_offset(), *off);
         assert_same(&back.start, &g.start);
         assert_eq!(
-            (&back.plies, back.result, back.termination),
-            (&g.plies, g.result, g.termination)
+            (&back.plies, back.result, back.termination, back.number),
+            (&g.plies, g.result, g.termination, g.number)
         );
         assert_eq!(back.encoded_len(), {
             let mut b = Vec::new();
@@ -182,9 +183,9 @@ fn games_round_trip_with_moves_scores_and_results() {
     }
     assert!(reader.next().is_none());
     assert_eq!(reader.good_len(), bytes.len() as u64);
-    // About 4 bytes a ply plus the start position and 12 bytes of header and checksum.
+    // About 4 bytes a ply plus the start position and 16 bytes of header and checksum.
     let plies: usize = games.iter().map(|g| g.plies.len()).sum();
-    assert!(bytes.len() <= plies * 4 + games.len() * 40);
+    assert!(bytes.len() <= plies * 4 + games.len() * 44);
 }
 
 #[test]

@@ -39,12 +39,14 @@ enum Command {
     Eval(cmd::eval::Args),
     /// Fit the evaluation parameters to game results (Texel tuning).
     Tune(cmd::tune::Args),
-    /// Self-play games at fixed nodes, written as labelled positions for `sable tune`.
+    /// Self-play games at fixed nodes: labelled positions for `sable tune`, or game records (.bin) for training a network.
     Datagen(cmd::datagen::Args),
     /// Train the NNUE network on game records (sable_chess::record) or `FEN | score | result` text.
     Train(cmd::train::Args),
     /// Network tools: a random net for speed tests, float vs quantised comparison.
     Nnue(cmd::nnue::Args),
+    /// Game-record files from `sable datagen`: stats, cat, to-text, validate.
+    Data(cmd::data::Args),
     /// Play engines (UCI or xboard) against each other: matches, gauntlets, SPRT.
     Match(cmd::match_cmd::Args),
     /// Speak UCI on stdin/stdout (what `sable` alone does when the first line is `uci`).
@@ -115,6 +117,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => cmd::datagen::run(args),
         Some(Command::Train(args)) => cmd::train::run(args),
         Some(Command::Nnue(args)) => cmd::nnue::run(args),
+        Some(Command::Data(args)) => cmd::data::run(args),
         Some(Command::Match(args)) => cmd::match_cmd::run(args),
         Some(Command::Epd(args)) => cmd::epd::run(args),
         Some(Command::Imbalance(args)) => cmd::imbalance::run(args),

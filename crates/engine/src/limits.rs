@@ -20,6 +20,9 @@ pub struct SearchLimits {
     pub moves_to_go: Option<u32>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// No new iteration once this many nodes are searched (the iteration under way
+    /// finishes, up to `nodes`); for data generation, where each move gets a similar effort.
+    pub soft_nodes: Option<u64>,
     /// Search for a mate in this many moves.
     pub mate: Option<u32>,
     pub movetime_ms: Option<u64>,

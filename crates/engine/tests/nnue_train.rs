@@ -189,6 +189,7 @@ fn reads_game_records_through_the_filter_and_text_lines() {
         plies,
         result: GameResult::BlackWins,
         termination: Termination::WinAdjudicated,
+        number: 0,
     };
     let mut bytes = Vec::new();
     game.encode(&mut bytes).unwrap();

@@ -107,7 +107,7 @@ pub struct TrainingPosition {
 ///     pos.make(mv);
 /// }
 /// let game = GameRecord { start, plies, result: GameResult::BlackWins,
-///                         termination: Termination::WinAdjudicated };
+///                         termination: Termination::WinAdjudicated, number: 0 };
 /// let mut bytes = Vec::new();
 /// game.encode(&mut bytes).unwrap();
 /// let kept: Vec<_> = TrainingPositions::new(RecordReader::new(&bytes[..]), Filter::default())

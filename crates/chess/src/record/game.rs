@@ -12,7 +12,7 @@ pub const MAGIC: u8 = 0xB5;
 /// The format version this code writes and reads.
 pub const VERSION: u8 = 1;
 /// Bytes before the packed start position.
-pub const HEADER_LEN: usize = 8;
+pub const HEADER_LEN: usize = 12;
 /// Bytes per ply: the move and the score.
 pub const PLY_LEN: usize = 4;
 
@@ -82,10 +82,11 @@ pub struct Ply {
 ///     plies: vec![Ply { mv: e4, score: Score::cp(30) }],
 ///     result: GameResult::Draw,
 ///     termination: Termination::Length,
+///     number: 7,
 /// };
 /// let mut bytes = Vec::new();
 /// game.encode(&mut bytes).unwrap();
-/// assert_eq!(bytes.len(), 8 + 28 + 4 + 4);
+/// assert_eq!(bytes.len(), 12 + 28 + 4 + 4);
 /// let (back, used) = GameRecord::decode(&bytes, 0).unwrap();
 /// assert_eq!((back, used), (game, bytes.len()));
 /// ```
@@ -95,6 +96,9 @@ pub struct GameRecord {
     pub plies: Vec<Ply>,
     pub result: GameResult,
     pub termination: Termination,
+    /// The game's number in the run that played it (`sable datagen` derives the game's
+    /// seed from it, and an appending run fills the numbers a file lacks).
+    pub number: u32,
 }
 
 /// What the header says about the record that follows it.
@@ -103,6 +107,7 @@ pub(crate) struct Header {
     pub result: GameResult,
     pub termination: Termination,
     pub packed_len: usize,
+    pub number: u32,
 }
 
 impl Header {
@@ -111,7 +116,7 @@ impl Header {
         HEADER_LEN + self.packed_len + PLY_LEN * self.plies + 4
     }
 
-    /// Checks the 8 header bytes of the record at `offset`.
+    /// Checks the header bytes of the record at `offset`.
     pub fn parse(h: &[u8; HEADER_LEN], offset: u64) -> Result<Header, RecordError> {
         if h[0] != MAGIC {
             return Err(RecordError::Magic {
@@ -120,8 +125,8 @@ impl Header {
                 expected: MAGIC,
             });
         }
-        let stored = u16::from_le_bytes([h[6], h[7]]);
-        let computed = crc32(&h[..6]) as u16;
+        let stored = u16::from_le_bytes([h[10], h[11]]);
+        let computed = crc32(&h[..10]) as u16;
         if stored != computed {
             return Err(RecordError::HeaderChecksum {
                 offset,
@@ -164,6 +169,7 @@ impl Header {
             result,
             termination,
             packed_len,
+            number: u32::from_le_bytes([h[6], h[7], h[8], h[9]]),
         })
     }
 }
@@ -180,7 +186,8 @@ impl GameRecord {
         out.extend_from_slice(&plies.to_le_bytes());
         out.push(self.result as u8 | (self.termination as u8) << 2);
         out.push(packed.as_bytes().len() as u8);
-        let check = crc32(&out[begin..begin + 6]) as u16;
+        out.extend_from_slice(&self.number.to_le_bytes());
+        let check = crc32(&out[begin..begin + 10]) as u16;
         out.extend_from_slice(&check.to_le_bytes());
         out.extend_from_slice(packed.as_bytes());
         for p in &self.plies {
@@ -256,6 +263,7 @@ impl GameRecord {
             plies,
             result: header.result,
             termination: header.termination,
+            number: header.number,
         })
     }
 
@@ -272,6 +280,7 @@ impl GameRecord {
     ///     plies: vec![],
     ///     result: GameResult::Draw,
     ///     termination: Termination::Rules,
+    ///     number: 0,
     /// };
     /// let e4 = game.start.parse_uci("e2e4").unwrap();
     /// game.plies.push(Ply { mv: e4, score: Score::cp(20) });

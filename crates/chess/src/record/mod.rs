@@ -1,4 +1,4 @@
-//! Game records: self-play games stored compactly for training (about 4.3 bytes per
+//! Game records: self-play games stored compactly for training (about 4.5 bytes per
 //! position), read back checked, and filtered into training positions.
 //!
 //! A record file is a plain sequence of game records, nothing before, between or after
@@ -15,12 +15,14 @@
 //! | 2 | 2 | `N`: the number of plies (`u16`) |
 //! | 4 | 1 | bits 0-1: result from White's side (0 White won, 1 draw, 2 Black won); bits 2-3: [`Termination`] (0 rules, 1 win adjudicated, 2 draw adjudicated, 3 length); bits 4-7 zero |
 //! | 5 | 1 | `P`: bytes of the packed start position (13 to 28) |
-//! | 6 | 2 | header check: the low 16 bits of the CRC-32 of bytes 0-5 |
-//! | 8 | `P` | the packed start position (below) |
-//! | 8 + `P` | 4 `N` | per ply: the move (`u16`, [`Move::bits`](crate::Move::bits): from 6 bits, to 6 bits, promotion role 2 bits, kind 2 bits, castling as king takes rook), then the score (`i16`, [`Score`]) of the side to move before the move |
-//! | 8 + `P` + 4 `N` | 4 | CRC-32 ([`crc32`]) of bytes 0 to 8 + `P` + 4 `N` - 1 |
+//! | 6 | 4 | the game's number in the run that played it (`u32`; `sable datagen` derives the game's seed from it) |
+//! | 10 | 2 | header check: the low 16 bits of the CRC-32 of bytes 0-9 |
+//! | 12 | `P` | the packed start position (below) |
+//! | 12 + `P` | 4 `N` | per ply: the move (`u16`, [`Move::bits`](crate::Move::bits): from 6 bits, to 6 bits, promotion role 2 bits, kind 2 bits, castling as king takes rook), then the score (`i16`, [`Score`]) of the side to move before the move |
+//! | 12 + `P` + 4 `N` | 4 | CRC-32 ([`crc32`]) of bytes 0 to 11 + `P` + 4 `N` |
 //!
-//! A record takes `12 + P + 4N` bytes: a 100-ply game from a full board, 440 bytes.
+//! A record takes `16 + P + 4N` bytes: a 100-ply game from a full board, 444 bytes
+//! (4.44 bytes a position).
 //! The header check lets a reader trust the length before reading the body, so a file
 //! cut inside its last record is told apart from a corrupted one: the first is dropped
 //! with its offset ([`RecordError::Truncated`]), the second refused with its offset.

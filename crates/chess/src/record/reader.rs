@@ -18,7 +18,7 @@ use std::io::Read;
 /// use sable_chess::Position;
 ///
 /// let game = GameRecord { start: Position::startpos(), plies: vec![],
-///                         result: GameResult::Draw, termination: Termination::Rules };
+///                         result: GameResult::Draw, termination: Termination::Rules, number: 0 };
 /// let mut bytes = Vec::new();
 /// game.encode(&mut bytes).unwrap();
 /// game.encode(&mut bytes).unwrap();

@@ -21,10 +21,10 @@ pub enum WriteError {
 /// use sable_chess::Position;
 ///
 /// let game = GameRecord { start: Position::startpos(), plies: vec![],
-///                         result: GameResult::WhiteWins, termination: Termination::Rules };
+///                         result: GameResult::WhiteWins, termination: Termination::Rules, number: 0 };
 /// let mut w = RecordWriter::new(Vec::new());
 /// w.write(&game).unwrap();
-/// assert_eq!((w.games(), w.bytes()), (1, 40));
+/// assert_eq!((w.games(), w.bytes()), (1, 44));
 /// let bytes = w.into_inner();
 /// let games: Vec<_> = RecordReader::new(&bytes[..]).collect::<Result<_, _>>().unwrap();
 /// assert_eq!(games, vec![game]);

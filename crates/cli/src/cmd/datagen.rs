@@ -1,21 +1,33 @@
-//! `sable datagen`: self-play games at a fixed node count, written as labelled positions
-//! (`FEN | result`, the format `sable tune` reads). Each game starts from a book
-//! opening and/or random plies, is played by Sable against itself in process (no UCI
-//! round trips, one single-threaded engine per worker), and is adjudicated the way our
-//! gauntlets are so that hopeless endings do not cost minutes of node budget.
+//! `sable datagen`: self-play games at a fixed node count, played by Sable against itself
+//! in process (no UCI round trips, one single-threaded engine per worker, a cleared table
+//! and histories per game), each from a book opening and/or random plies, adjudicated the
+//! way our gauntlets are so that hopeless endings do not cost minutes of node budget.
 //!
-//! Only positions a static evaluation can judge are kept: not in check and with a quiet
-//! best move (no capture or promotion), and no mate score. Every game is played from a
-//! seed derived from its number, so a run is reproducible whatever the thread count.
+//! Two outputs:
+//! - text (`FEN | result`, the format `sable tune` reads): only positions a static
+//!   evaluation can judge are kept: not in check, a quiet best move (no capture or
+//!   promotion), no mate score. `--nodes` is a hard limit per move.
+//! - binary game records (`sable_chess::record`; the default when the file name ends in
+//!   `.bin`): every ply with its searched score, the whole game kept (training filters
+//!   when reading). `--nodes` is a soft limit (no new iteration past it, `--hard-nodes`
+//!   caps the last one). Each game is written and flushed as it finishes; `--append`
+//!   continues a file, playing the game numbers it lacks from the lowest up.
+//!
+//! Every game is played from a seed derived from its number and `--seed`, so the set of
+//! games of a run is reproducible whatever the thread count.
 
 use super::{CliError, CliResult};
 use crate::arena::openings::{Book, BookSpec, Format, Order};
 use crate::rng::splitmix;
 use indicatif::{ProgressBar, ProgressStyle};
+use sable_chess::record::{
+    GameRecord, GameResult, Ply, RecordReader, RecordWriter, Score, Termination,
+};
 use sable_chess::{Color, Outcome, Position};
 use sable_engine::limits::SearchLimits;
-use sable_engine::score::is_mate;
+use sable_engine::score::{is_mate, MATE};
 use sable_engine::Engine;
+use std::collections::HashSet;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
@@ -23,14 +35,27 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Where the labelled positions go (one `FEN | result` per line).
+    /// Where the games go: game records when the name ends in `.bin` (see --format),
+    /// otherwise one `FEN | result` line per quiet position.
     out: String,
-    /// Number of games.
+    /// Number of games (with --append: games to add).
     #[arg(long, default_value_t = 1000)]
     games: u64,
-    /// Nodes per move.
+    /// Nodes per move: a hard limit for text output; for binary output a soft one (no
+    /// new iteration once reached).
     #[arg(long, default_value_t = 5000)]
     nodes: u64,
+    /// Binary output: the most nodes any one move may take.
+    #[arg(long, default_value_t = 1_000_000)]
+    hard_nodes: u64,
+    /// Output format: auto (binary for a .bin file, else text), text or bin.
+    #[arg(long, default_value = "auto")]
+    format: String,
+    /// Binary output: continue the file (checked first; a cut-short last record is
+    /// dropped) with the game numbers it lacks, from the lowest up. Without it an
+    /// existing non-empty file is refused.
+    #[arg(long)]
+    append: bool,
     /// Games played at once (one search thread each).
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -46,7 +71,8 @@ pub struct Args {
     /// Hash per game, in MB.
     #[arg(long, default_value_t = 8)]
     hash: i64,
-    /// Seed for the opening order and the random plies.
+    /// Seed for the opening order and the random plies (each game's seed is derived from
+    /// it and the game's number; runs with different seeds play different games).
     #[arg(long, default_value_t = 1)]
     seed: u64,
 }
@@ -79,15 +105,64 @@ const BLACK_WINS: usize = 2;
 struct Game {
     /// An index into `LABELS`.
     result: usize,
+    /// Text output: the quiet positions.
     fens: Vec<String>,
+    /// Binary output: the whole game.
+    record: Option<GameRecord>,
     end: End,
     plies: usize,
 }
 
-fn limits(nodes: u64) -> SearchLimits {
-    SearchLimits {
-        nodes: Some(nodes),
-        ..SearchLimits::default()
+/// What differs between the two outputs.
+struct Plan {
+    binary: bool,
+    limits: SearchLimits,
+    /// Book index step between redraws of game `n`'s opening.
+    redraw_stride: u64,
+}
+
+impl Plan {
+    fn new(args: &Args, binary: bool) -> Plan {
+        let limits = if binary {
+            SearchLimits {
+                nodes: Some(args.hard_nodes.max(args.nodes)),
+                soft_nodes: Some(args.nodes),
+                ..SearchLimits::default()
+            }
+        } else {
+            SearchLimits {
+                nodes: Some(args.nodes),
+                ..SearchLimits::default()
+            }
+        };
+        Plan {
+            binary,
+            limits,
+            // Text: as always (the tuning data's commands repeat); binary: independent
+            // of --games, so an appending run plays the game a longer run would have.
+            redraw_stride: if binary { 7919 } else { args.games },
+        }
+    }
+
+    /// The random stream of game `n`.
+    fn game_seed(&self, seed: u64, n: u64) -> u64 {
+        if self.binary {
+            let mut s = seed;
+            let a = splitmix(&mut s);
+            let mut t = a ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            splitmix(&mut t)
+        } else {
+            seed ^ n.wrapping_mul(0xA076_1D64_78BD_642F)
+        }
+    }
+}
+
+/// A searched score as a record stores it.
+fn record_score(v: i32) -> Score {
+    if is_mate(v) {
+        Score::mate(if v > 0 { MATE - v } else { -(MATE + v) })
+    } else {
+        Score::cp(v)
     }
 }
 
@@ -98,14 +173,15 @@ fn opening(
     engine: &mut Engine,
     book: Option<&Book>,
     args: &Args,
+    plan: &Plan,
     n: u64,
 ) -> Result<(String, Vec<String>), String> {
-    let mut rng = args.seed ^ n.wrapping_mul(0xA076_1D64_78BD_642F);
+    let mut rng = plan.game_seed(args.seed, n);
     for attempt in 0..100u64 {
         let (start, mut moves) = match book {
             Some(b) => {
                 let (_, o) = b
-                    .opening((n + attempt * args.games) as usize)
+                    .opening(n.wrapping_add(attempt.wrapping_mul(plan.redraw_stride)) as usize)
                     .map_err(|e| e.to_string())?;
                 (o.start, o.moves)
             }
@@ -136,7 +212,7 @@ fn opening(
             .set_position(Some(&fen), &refs)
             .map_err(|e| e.to_string())?;
         let r = engine
-            .search(limits(args.nodes), |_| {})
+            .search(plan.limits.clone(), |_| {})
             .map_err(|e| e.to_string())?;
         if r.score_value.abs() <= args.max_opening_score {
             return Ok((fen, uci));
@@ -148,16 +224,24 @@ fn opening(
     ))
 }
 
-fn play(engine: &mut Engine, book: Option<&Book>, args: &Args, n: u64) -> Result<Game, String> {
+fn play(
+    engine: &mut Engine,
+    book: Option<&Book>,
+    args: &Args,
+    plan: &Plan,
+    n: u64,
+) -> Result<Game, String> {
     engine.new_game().map_err(|e| e.to_string())?;
-    let (fen, moves) = opening(engine, book, args, n)?;
+    let (fen, moves) = opening(engine, book, args, plan, n)?;
     let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
     // The opening check searched this position already; start the game with a clean table.
     engine.new_game().map_err(|e| e.to_string())?;
     engine
         .set_position(Some(&fen), &refs)
         .map_err(|e| e.to_string())?;
+    let start = engine.position().clone();
     let mut fens = Vec::new();
+    let mut record_plies = Vec::new();
     let (mut winning, mut losing, mut quiet) = (0u32, 0u32, 0u32);
     let mut plies = 0;
     let (result, end) = loop {
@@ -178,13 +262,18 @@ fn play(engine: &mut Engine, book: Option<&Book>, args: &Args, n: u64) -> Result
             break (DRAW, End::Length);
         }
         let r = engine
-            .search(limits(args.nodes), |_| {})
+            .search(plan.limits.clone(), |_| {})
             .map_err(|e| e.to_string())?;
         let best = r
             .best
             .ok_or_else(|| format!("game {n}: no move in {}", pos.fen()))?;
         let white = r.score_value * pos.turn().sign();
-        if !pos.in_check()
+        if plan.binary {
+            record_plies.push(Ply {
+                mv: best,
+                score: record_score(r.score_value),
+            });
+        } else if !pos.in_check()
             && !pos.is_capture(best)
             && !best.is_promotion()
             && !is_mate(r.score_value)
@@ -206,9 +295,26 @@ fn play(engine: &mut Engine, book: Option<&Book>, args: &Args, n: u64) -> Result
             break (DRAW, End::DrawAdjudicated);
         }
     };
+    let record = plan.binary.then(|| GameRecord {
+        start,
+        plies: record_plies,
+        result: [
+            GameResult::WhiteWins,
+            GameResult::Draw,
+            GameResult::BlackWins,
+        ][result],
+        termination: match end {
+            End::Rules => Termination::Rules,
+            End::WinAdjudicated => Termination::WinAdjudicated,
+            End::DrawAdjudicated => Termination::DrawAdjudicated,
+            End::Length => Termination::Length,
+        },
+        number: n as u32,
+    });
     Ok(Game {
         result,
         fens,
+        record,
         end,
         plies,
     })
@@ -235,16 +341,125 @@ fn load_book(args: &Args) -> Result<Option<Book>, CliError> {
         .map_err(|e| CliError::msg(e.to_string()))
 }
 
+/// Where finished games go.
+enum Sink {
+    Text(std::io::BufWriter<std::fs::File>),
+    Binary(RecordWriter<std::fs::File>),
+}
+
+fn io_error(path: &str) -> impl FnOnce(std::io::Error) -> CliError + '_ {
+    move |source| CliError::Io {
+        path: path.to_string(),
+        source,
+    }
+}
+
+/// Opens a record file for writing: a new one, or with `--append` an existing one after
+/// reading it through (a cut-short last record is cut off, any other damage refused).
+/// Returns the writer and the game numbers already in the file.
+fn open_records(args: &Args) -> Result<(RecordWriter<std::fs::File>, HashSet<u32>), CliError> {
+    let path = &args.out;
+    let mut numbers = HashSet::new();
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => {
+            return Err(CliError::msg(format!("{path}: is a directory")));
+        }
+        Ok(m) if m.len() > 0 && !args.append => {
+            return Err(CliError::msg(format!(
+                "{path}: exists ({} bytes); pass --append to continue it, or remove it",
+                m.len()
+            )));
+        }
+        Ok(m) if m.len() > 0 => {
+            let file = std::fs::File::open(path).map_err(io_error(path))?;
+            let mut reader = RecordReader::new(std::io::BufReader::new(file));
+            while let Some(r) = reader.next() {
+                match r {
+                    Ok(g) => {
+                        numbers.insert(g.number);
+                    }
+                    Err(e) if e.is_truncation() => {
+                        eprintln!(
+                            "{path}: {e}; dropping it (the file is cut back to {} bytes)",
+                            reader.good_len()
+                        );
+                    }
+                    Err(e) => {
+                        return Err(CliError::msg(format!(
+                            "{path}: {e}; not appending to a damaged file (`sable data validate` lists what is wrong)"
+                        )))
+                    }
+                }
+            }
+            let good = reader.good_len();
+            if good < m.len() {
+                let f = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .map_err(io_error(path))?;
+                f.set_len(good).map_err(io_error(path))?;
+            }
+        }
+        _ => {}
+    }
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(io_error(path))?;
+    Ok((RecordWriter::new(file), numbers))
+}
+
+/// The lowest `count` game numbers not in `taken`.
+fn numbers_to_play(taken: &HashSet<u32>, count: u64) -> Result<Vec<u64>, CliError> {
+    let mut out = Vec::with_capacity(count as usize);
+    let mut n: u64 = 0;
+    while (out.len() as u64) < count {
+        if n > u32::MAX as u64 {
+            return Err(CliError::msg("game numbers beyond 2^32 in one file"));
+        }
+        if !taken.contains(&(n as u32)) {
+            out.push(n);
+        }
+        n += 1;
+    }
+    Ok(out)
+}
+
 pub fn run(args: Args) -> CliResult {
     if args.games == 0 || args.nodes == 0 {
         return Err(CliError::msg("--games and --nodes must be at least 1"));
     }
+    let binary = match args.format.as_str() {
+        "auto" => args.out.to_ascii_lowercase().ends_with(".bin"),
+        "bin" | "binary" => true,
+        "text" => false,
+        f => {
+            return Err(CliError::msg(format!(
+                "--format '{f}': expected auto, text or bin"
+            )))
+        }
+    };
+    if args.append && !binary {
+        return Err(CliError::msg(
+            "--append continues binary game records only (a .bin file or --format bin)",
+        ));
+    }
+    let plan = Plan::new(&args, binary);
     let book = load_book(&args)?;
-    let file = std::fs::File::create(&args.out).map_err(|source| CliError::Io {
-        path: args.out.clone(),
-        source,
-    })?;
-    let mut out = std::io::BufWriter::new(file);
+    let (mut sink, numbers) = if binary {
+        let (writer, taken) = open_records(&args)?;
+        if !taken.is_empty() {
+            println!("{}: {} games already there", args.out, taken.len());
+        }
+        (Sink::Binary(writer), numbers_to_play(&taken, args.games)?)
+    } else {
+        let file = std::fs::File::create(&args.out).map_err(io_error(&args.out))?;
+        (
+            Sink::Text(std::io::BufWriter::new(file)),
+            (0..args.games).collect(),
+        )
+    };
     let cancel: Arc<AtomicBool> = super::cancel_on_ctrlc("sable datagen");
     let next = AtomicU64::new(0);
     let started = Instant::now();
@@ -261,6 +476,7 @@ pub fn run(args: Args) -> CliResult {
         for _ in 0..args.threads.max(1) {
             let tx = tx.clone();
             let (args, book, next, cancel) = (&args, book.as_ref(), &next, &cancel);
+            let (plan, numbers) = (&plan, &numbers);
             s.spawn(move || {
                 let mut engine = Engine::new();
                 if let Err(e) = engine.set_hash_mb(args.hash) {
@@ -268,11 +484,11 @@ pub fn run(args: Args) -> CliResult {
                     return;
                 }
                 while !cancel.load(Ordering::SeqCst) {
-                    let n = next.fetch_add(1, Ordering::SeqCst);
-                    if n >= args.games {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(&n) = numbers.get(i as usize) else {
                         break;
-                    }
-                    let game = play(&mut engine, book, args, n);
+                    };
+                    let game = play(&mut engine, book, args, plan, n);
                     let failed = game.is_err();
                     if tx.send(game).is_err() || failed {
                         break;
@@ -291,15 +507,26 @@ pub fn run(args: Args) -> CliResult {
                 }
             };
             let label = LABELS[game.result];
-            for fen in &game.fens {
-                if let Err(e) = writeln!(out, "{fen} | {label}") {
-                    failure.get_or_insert(format!("{}: {e}", args.out));
-                    cancel.store(true, Ordering::SeqCst);
-                }
+            let written = match (&mut sink, &game.record) {
+                (Sink::Text(out), _) => game
+                    .fens
+                    .iter()
+                    .try_for_each(|fen| writeln!(out, "{fen} | {label}"))
+                    .map_err(|e| e.to_string()),
+                (Sink::Binary(w), Some(record)) => w.write(record).map_err(|e| e.to_string()),
+                (Sink::Binary(_), None) => Err("a game without its record".into()),
+            };
+            if let Err(e) = written {
+                failure.get_or_insert(format!("{}: {e}", args.out));
+                cancel.store(true, Ordering::SeqCst);
             }
             tally[game.result] += 1;
             ends[game.end as usize] += 1;
-            positions += game.fens.len() as u64;
+            positions += if binary {
+                game.plies as u64
+            } else {
+                game.fens.len() as u64
+            };
             plies += game.plies as u64;
             games += 1;
             bar.set_message(format!("{positions} positions"));
@@ -307,10 +534,13 @@ pub fn run(args: Args) -> CliResult {
         }
     });
     bar.finish_and_clear();
-    out.flush().map_err(|source| CliError::Io {
-        path: args.out.clone(),
-        source,
-    })?;
+    let bytes = match &mut sink {
+        Sink::Text(out) => {
+            out.flush().map_err(io_error(&args.out))?;
+            None
+        }
+        Sink::Binary(w) => Some(w.bytes()),
+    };
     if let Some(e) = failure {
         return Err(CliError::msg(e));
     }
@@ -331,5 +561,12 @@ pub fn run(args: Args) -> CliResult {
         plies as f64 / games.max(1) as f64,
         games as f64 / secs.max(1e-9)
     );
+    if let Some(bytes) = bytes {
+        println!(
+            "{bytes} bytes, {:.2} bytes per position, {:.0} positions/hour",
+            bytes as f64 / positions.max(1) as f64,
+            positions as f64 * 3600.0 / secs.max(1e-9)
+        );
+    }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! One module per subcommand. Each exposes `Args` (clap) and `run(Args) -> Result<(), CliError>`.
 
 pub mod bench;
+pub mod data;
 pub mod datagen;
 pub mod epd;
 pub mod eval;

@@ -281,6 +281,13 @@ impl Worker {
                 prev_best_score - score
             };
             prev_best_score = score;
+            if ctx
+                .limits
+                .soft_nodes
+                .is_some_and(|soft| ctx.total_nodes().max(self.nodes) >= soft)
+            {
+                break;
+            }
             if let (Some(b), true) = (ctx.budget, ctx.clock_runs()) {
                 // A fixed time per move is used in full; only clock budgets flex.
                 let scale = if ctx.limits.movetime_ms.is_some() {

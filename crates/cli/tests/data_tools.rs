@@ -1,0 +1,311 @@
+//! Game-record data: `sable datagen` to a `.bin` file (append, resume, thread counts) and
+//! `sable data` (stats, cat, to-text, validate), on good and bad files.
+
+use sable_chess::record::{GameRecord, RecordReader};
+use sable_chess::{CastlingMode, Position};
+
+mod support;
+use support::{data, sable};
+
+fn temp(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("sable-data-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    path.to_string_lossy().into_owned()
+}
+
+fn datagen(out: &str, games: &str, threads: &str, seed: &str, extra: &[&str]) -> String {
+    let book = data("books/noob_3moves.epd");
+    let mut args = vec![
+        "datagen",
+        out,
+        "--games",
+        games,
+        "--nodes",
+        "300",
+        "--threads",
+        threads,
+        "--book",
+        &book,
+        "--seed",
+        seed,
+    ];
+    args.extend_from_slice(extra);
+    let (ok, text) = sable(&args);
+    assert!(ok, "{text}");
+    text
+}
+
+fn games(path: &str) -> Vec<GameRecord> {
+    let bytes = std::fs::read(path).expect("file written");
+    RecordReader::new(&bytes[..])
+        .collect::<Result<_, _>>()
+        .expect("good records")
+}
+
+/// Each game's bytes, sorted: the set of games, whatever order they were written in.
+fn game_set(path: &str) -> Vec<Vec<u8>> {
+    let mut v: Vec<Vec<u8>> = games(path)
+        .iter()
+        .map(|g| {
+            let mut b = Vec::new();
+            g.encode(&mut b).unwrap();
+            b
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn no_panic(text: &str) {
+    assert!(!text.contains("panicked"), "{text}");
+}
+
+#[test]
+fn datagen_writes_whole_games_the_same_whatever_the_thread_count() {
+    let one = temp("one.bin");
+    let two = temp("two.bin");
+    let text = datagen(&one, "4", "1", "3", &[]);
+    assert!(text.contains("bytes per position"), "{text}");
+    datagen(&two, "4", "2", "3", &[]);
+    assert_eq!(game_set(&one), game_set(&two));
+    let gs = games(&one);
+    let mut numbers: Vec<u32> = gs.iter().map(|g| g.number).collect();
+    numbers.sort();
+    assert_eq!(numbers, [0, 1, 2, 3]);
+    for g in &gs {
+        assert!(g.plies.len() > 10);
+        g.replay(|_, _, _| {}).expect("legal moves");
+    }
+    // About 4.5 bytes a position.
+    let plies: usize = gs.iter().map(|g| g.plies.len()).sum();
+    let bytes = std::fs::metadata(&one).unwrap().len() as f64;
+    assert!(
+        bytes / (plies as f64) < 5.0,
+        "{bytes} bytes for {plies} plies"
+    );
+    // An existing file is not overwritten by accident.
+    let (ok, text) = sable(&["datagen", &one, "--games", "1", "--nodes", "300"]);
+    assert!(!ok && text.contains("--append"), "{text}");
+}
+
+#[test]
+fn append_continues_the_numbering_and_plays_what_one_longer_run_would() {
+    let whole = temp("whole.bin");
+    datagen(&whole, "4", "2", "9", &[]);
+    let parts = temp("parts.bin");
+    datagen(&parts, "2", "1", "9", &[]);
+    let text = datagen(&parts, "2", "2", "9", &["--append"]);
+    assert!(text.contains("2 games already there"), "{text}");
+    assert_eq!(game_set(&parts), game_set(&whole));
+    // Another seed: new games, numbered on.
+    let text = datagen(&parts, "2", "2", "10", &["--append"]);
+    assert!(text.contains("4 games already there"), "{text}");
+    let gs = games(&parts);
+    let mut numbers: Vec<u32> = gs.iter().map(|g| g.number).collect();
+    numbers.sort();
+    assert_eq!(numbers, [0, 1, 2, 3, 4, 5]);
+    let mut moves: Vec<_> = gs
+        .iter()
+        .map(|g| g.plies.iter().map(|p| p.mv.bits()).collect::<Vec<_>>())
+        .collect();
+    moves.sort();
+    moves.dedup();
+    assert_eq!(moves.len(), 6, "a game was played twice");
+    // Text output has no numbering to continue.
+    let (ok, text) = sable(&["datagen", &temp("x.txt"), "--append"]);
+    assert!(!ok && text.contains("binary"), "{text}");
+}
+
+#[test]
+fn a_killed_run_loses_only_its_last_record_and_append_resumes() {
+    let full = temp("full.bin");
+    datagen(&full, "3", "1", "4", &[]);
+    let bytes = std::fs::read(&full).unwrap();
+    let gs = games(&full);
+    let mut first = Vec::new();
+    gs[0].encode(&mut first).unwrap();
+    let cut = first.len() + 37; // inside the second record
+    let broken = temp("broken.bin");
+    std::fs::write(&broken, &bytes[..cut]).unwrap();
+    let (ok, text) = sable(&["data", "stats", &broken]);
+    assert!(ok, "{text}");
+    assert!(text.contains(&format!("byte {}", first.len())), "{text}");
+    assert!(
+        text.contains("cut short") && text.contains(": 1 games,"),
+        "{text}"
+    );
+    let (ok, text) = sable(&["data", "validate", &broken]);
+    assert!(
+        !ok && text.contains(&format!("byte {}", first.len())),
+        "{text}"
+    );
+    // Appending drops the cut record and plays the missing numbers: the whole run again.
+    let text = datagen(&broken, "2", "2", "4", &["--append"]);
+    assert!(text.contains("cut short"), "{text}");
+    assert_eq!(game_set(&broken), game_set(&full));
+    let (ok, text) = sable(&["data", "validate", &broken]);
+    assert!(ok, "{text}");
+}
+
+#[test]
+fn a_corrupted_byte_is_refused_with_its_record_offset() {
+    let good = temp("good.bin");
+    datagen(&good, "2", "1", "5", &[]);
+    let mut bytes = std::fs::read(&good).unwrap();
+    let gs = games(&good);
+    let mut first = Vec::new();
+    gs[0].encode(&mut first).unwrap();
+    bytes[first.len() + 60] ^= 0x10; // a move or score of the second game
+    let bad = temp("bad.bin");
+    std::fs::write(&bad, &bytes).unwrap();
+    let offset = format!("byte {}", first.len());
+    for tool in ["stats", "validate"] {
+        let (ok, text) = sable(&["data", tool, &bad]);
+        assert!(!ok, "{tool}: {text}");
+        assert!(
+            text.contains(&offset) && text.contains("corrupted"),
+            "{tool}: {text}"
+        );
+        no_panic(&text);
+    }
+    let (ok, text) = sable(&[
+        "datagen", &bad, "--games", "1", "--nodes", "300", "--append",
+    ]);
+    assert!(!ok && text.contains(&offset), "{text}");
+    let (ok, text) = sable(&["data", "cat", &good, &bad, "-o", &temp("never.bin")]);
+    assert!(!ok && text.contains(&offset), "{text}");
+}
+
+#[test]
+fn stats_cat_and_validate_agree_on_a_generated_file() {
+    let a = temp("a.bin");
+    let b = temp("b.bin");
+    datagen(&a, "2", "2", "6", &[]);
+    datagen(&b, "3", "2", "7", &[]);
+    let (ok, text) = sable(&["data", "validate", &a, &b]);
+    assert!(ok && text.contains("all valid"), "{text}");
+    let merged = temp("merged.bin");
+    let (ok, text) = sable(&["data", "cat", &a, &b, "-o", &merged]);
+    assert!(ok, "{text}");
+    let mut expected = game_set(&a);
+    expected.extend(game_set(&b));
+    expected.sort();
+    assert_eq!(game_set(&merged), expected);
+    let (ok, text) = sable(&["data", "stats", &merged]);
+    assert!(ok, "{text}");
+    let plies: usize = games(&merged).iter().map(|g| g.plies.len()).sum();
+    assert!(
+        text.contains(&format!("{merged}: 5 games, {plies} positions")),
+        "{text}"
+    );
+    for want in [
+        "results for White",
+        "plies per game",
+        "-10..10",
+        "bytes/position",
+    ] {
+        assert!(text.contains(want), "{want}: {text}");
+    }
+    // The output may not be an input, nor an existing file.
+    let (ok, text) = sable(&["data", "cat", &a, "-o", &a]);
+    assert!(!ok && text.contains("output"), "{text}");
+    let (ok, text) = sable(&["data", "cat", &a, "-o", &b]);
+    assert!(!ok && text.contains("exists"), "{text}");
+}
+
+#[test]
+fn to_text_writes_legal_positions_that_replay_into_each_other() {
+    let file = temp("text.bin");
+    datagen(&file, "3", "2", "8", &[]);
+    let gs = games(&file);
+    let plies: usize = gs.iter().map(|g| g.plies.len()).sum();
+    let all = temp("all.txt");
+    let (ok, text) = sable(&["data", "to-text", &file, "-o", &all, "--all"]);
+    assert!(ok, "{text}");
+    let text = std::fs::read_to_string(&all).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), plies);
+    // Read back independently: every FEN legal, every next one a legal move away except
+    // where a new game starts.
+    let mut starts = 0;
+    let mut prev: Option<Position> = None;
+    for line in &lines {
+        let parts: Vec<&str> = line.split(" | ").collect();
+        assert_eq!(parts.len(), 3, "{line}");
+        let pos = Position::from_fen(parts[0], CastlingMode::Standard).expect("legal FEN");
+        let score: i32 = parts[1].parse().expect("an integer score");
+        assert!(score.abs() <= 32_000, "{line}");
+        assert!(["1.0", "0.5", "0.0"].contains(&parts[2]), "{line}");
+        let follows = prev.as_ref().is_some_and(|p| {
+            p.legal_moves().iter().any(|&m| {
+                let mut q = p.clone();
+                q.make(m);
+                q.fen() == pos.fen()
+            })
+        });
+        if !follows {
+            starts += 1;
+        }
+        prev = Some(pos);
+    }
+    assert_eq!(starts, gs.len());
+    // Filtered: fewer lines, none in check, each one of the unfiltered lines.
+    let quiet = temp("quiet.txt");
+    let (ok, out) = sable(&["data", "to-text", &file, "-o", &quiet]);
+    assert!(ok, "{out}");
+    let quiet = std::fs::read_to_string(&quiet).unwrap();
+    let n = quiet.lines().count();
+    assert!(n > 0 && n < plies, "{n} of {plies}");
+    for line in quiet.lines() {
+        let fen = line.split(" | ").next().unwrap();
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        assert!(!pos.in_check(), "{line}");
+        assert!(
+            lines.iter().any(|l| l == &line),
+            "{line} is not among --all"
+        );
+    }
+}
+
+#[test]
+fn bad_files_get_a_clear_error_never_a_panic() {
+    let dir = std::env::temp_dir();
+    let dir = dir.to_string_lossy();
+    let empty = temp("empty.bin");
+    std::fs::write(&empty, b"").unwrap();
+    let random = temp("random.bin");
+    let noise: Vec<u8> = (0..500u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    std::fs::write(&random, &noise).unwrap();
+    let text_file = temp("lines.bin");
+    std::fs::write(&text_file, "8/8/8/8/8/8/8/K1k5 w - - 0 1 | 0.5\n").unwrap();
+    let missing = temp("missing.bin");
+    let cases = [
+        (dir.as_ref(), "directory"),
+        (empty.as_str(), "empty"),
+        (random.as_str(), "byte 0"),
+        (text_file.as_str(), "not a game record"),
+        (missing.as_str(), "No such file"),
+    ];
+    for (file, want) in cases {
+        for tool in [
+            &["stats"][..],
+            &["validate"],
+            &["to-text", "-o", &temp("o.txt")],
+        ] {
+            let mut args = vec!["data"];
+            args.extend_from_slice(tool);
+            args.push(file);
+            let (ok, text) = sable(&args);
+            assert!(!ok, "{args:?}: {text}");
+            assert!(
+                text.contains(file) && text.contains(want),
+                "{args:?}: {text}"
+            );
+            no_panic(&text);
+        }
+    }
+}
