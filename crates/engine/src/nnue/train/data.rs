@@ -1,6 +1,6 @@
 //! Training samples: a position reduced to its active features from the side to move's
 //! view (the other side's follow by [`mirror_feature`](crate::nnue::mirror_feature)),
-//! with its score and result, 70 bytes each; and reading them from game records
+//! with its score and result, 68 bytes each; and reading them from game records
 //! (through `sable_chess::record`'s training filter) or from `FEN | score | result` text.
 
 use super::TrainError;
@@ -21,6 +21,8 @@ pub struct Sample {
     /// The searched score for the side to move, centipawns.
     pub score: i16,
 }
+
+const _: () = assert!(std::mem::size_of::<Sample>() == 68);
 
 impl Sample {
     /// `score` and `result` (1.0 won, 0.5 drawn, 0.0 lost) are for the side to move.
