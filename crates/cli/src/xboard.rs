@@ -13,7 +13,7 @@ use sable_engine::session::{
     Session, TimeControl,
 };
 use sable_engine::{Bound, ScoreReport, SearchEvent, SearchInfo, SearchLimits, SearchResult};
-use sable_engine::{HASH_MB, MOVE_OVERHEAD_MS, THREADS};
+use sable_engine::{EngineOptions, HASH_MB, MOVE_OVERHEAD_MS, THREADS};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::io::BufRead;
@@ -132,6 +132,11 @@ fn feature_lines() -> Vec<String> {
         "feature option=\"ResignMoves -spin 3 1 100\"".to_string(),
         "feature option=\"DrawScore -spin -200 -100000 100000\"".to_string(),
         "feature option=\"ClearHash -button\"".to_string(),
+        format!(
+            "feature option=\"UseNNUE -check {}\"",
+            EngineOptions::default().use_nnue as u8
+        ),
+        "feature option=\"EvalFile -file \"".to_string(),
         "feature done=1".to_string(),
     ]
 }
@@ -626,7 +631,19 @@ impl Xboard {
                     self.error(&e.to_string(), line);
                 }
             }
-            ("moveoverhead" | "resignscore" | "resignmoves" | "drawscore", _) => {
+            ("usennue", Some(on @ 0..=1)) => {
+                self.session.abandon_search();
+                if let Err(e) = self.session.engine.set_use_nnue(on == 1) {
+                    self.error(&e.to_string(), line);
+                }
+            }
+            ("evalfile", _) => {
+                self.session.abandon_search();
+                if let Err(e) = self.session.engine.set_eval_file(value.unwrap_or("")) {
+                    self.error(&e.to_string(), line);
+                }
+            }
+            ("moveoverhead" | "resignscore" | "resignmoves" | "drawscore" | "usennue", _) => {
                 self.error("bad option value", line)
             }
             _ => self.error("unknown option", line),
