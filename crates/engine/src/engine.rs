@@ -13,7 +13,7 @@ use sable_chess::{
     CastlingMode, KeyHistory, Move, ParseFenError, Position, UciMoveError, STARTPOS_FEN,
 };
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, OnceLock};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -87,9 +87,16 @@ pub enum EngineError {
     NoNetwork,
 }
 
-/// The network compiled into the binary, if any (see `nnue::EMBEDDED`).
-fn embedded_net() -> Option<Network> {
-    EMBEDDED.and_then(|bytes| Network::from_bytes(bytes).ok())
+/// The network compiled into the binary, if any (see `nnue::EMBEDDED`), read once and
+/// shared by every engine (a test checks that it loads).
+fn embedded_net() -> Option<Arc<Network>> {
+    static NET: OnceLock<Option<Arc<Network>>> = OnceLock::new();
+    NET.get_or_init(|| {
+        EMBEDDED
+            .and_then(|b| Network::from_bytes(b).ok())
+            .map(Arc::new)
+    })
+    .clone()
 }
 
 /// The engine.
@@ -140,7 +147,7 @@ impl Engine {
             control: Arc::new(Control::default()),
             workers: (0..options.threads).map(Worker::new).collect(),
             running: None,
-            net: embedded_net().map(Arc::new),
+            net: embedded_net(),
             go_start: Instant::now(),
             options,
         }
@@ -254,9 +261,9 @@ impl Engine {
         let net = if path.is_empty() || path == "<default>" {
             embedded_net().ok_or(EngineError::NoNetwork)?
         } else {
-            Network::load(std::path::Path::new(path))?
+            Arc::new(Network::load(std::path::Path::new(path))?)
         };
-        self.net = Some(Arc::new(net));
+        self.net = Some(net);
         self.options.eval_file = path.to_string();
         Ok(())
     }
