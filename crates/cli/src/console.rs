@@ -123,7 +123,7 @@ const COMMANDS: &[Command] = &[
     Command {
         name: "set",
         args: "[NAME VALUE]",
-        help: "show the options, or set one (hash, threads, multipv, chess960, ascii)",
+        help: "show the options, or set one (hash, threads, multipv, chess960, ascii, usennue, evalfile)",
     },
     Command {
         name: "exit",
@@ -666,8 +666,8 @@ impl Console {
         let Some((&name, value)) = args.split_first() else {
             let o = self.session.engine.options().clone();
             let text = format!(
-                "hash {} MB, threads {}, multipv {}, chess960 {}, ascii {}",
-                o.hash_mb, o.threads, o.multipv, o.chess960, self.ascii
+                "hash {} MB, threads {}, multipv {}, chess960 {}, ascii {}, usennue {}, evalfile '{}'",
+                o.hash_mb, o.threads, o.multipv, o.chess960, self.ascii, o.use_nnue, o.eval_file
             );
             return self.say(&text);
         };
@@ -684,6 +684,8 @@ impl Console {
             ("threads", Ok(n), _) => e.set_threads(n).map_err(|e| e.to_string()),
             ("multipv", Ok(n), _) => e.set_multipv(n).map_err(|e| e.to_string()),
             ("chess960", _, Some(on)) => e.set_chess960(on).map_err(|e| e.to_string()),
+            ("usennue", _, Some(on)) => e.set_use_nnue(on).map_err(|e| e.to_string()),
+            ("evalfile", _, _) => e.set_eval_file(&value).map_err(|e| e.to_string()),
             ("ascii", _, Some(on)) => {
                 self.ascii = on;
                 Ok(())
@@ -691,7 +693,9 @@ impl Console {
             ("hash" | "threads" | "multipv", _, _) => {
                 Err(format!("{name} needs a whole number, got '{value}'"))
             }
-            ("chess960" | "ascii", _, _) => Err(format!("{name} needs on or off, got '{value}'")),
+            ("chess960" | "ascii" | "usennue", _, _) => {
+                Err(format!("{name} needs on or off, got '{value}'"))
+            }
             _ => Err(format!("no option named '{name}'")),
         };
         match result {

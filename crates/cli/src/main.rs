@@ -41,6 +41,10 @@ enum Command {
     Tune(cmd::tune::Args),
     /// Self-play games at fixed nodes: labelled positions for `sable tune`, or game records (.bin) for training a network.
     Datagen(cmd::datagen::Args),
+    /// Train the NNUE network on game records (sable_chess::record) or `FEN | score | result` text.
+    Train(cmd::train::Args),
+    /// Network tools: a random net for speed tests, float vs quantised comparison.
+    Nnue(cmd::nnue::Args),
     /// Game-record files from `sable datagen`: stats, cat, to-text, validate.
     Data(cmd::data::Args),
     /// Play engines (UCI or xboard) against each other: matches, gauntlets, SPRT.
@@ -113,6 +117,8 @@ fn main() -> ExitCode {
         Some(Command::Eval(args)) => cmd::eval::run(args),
         Some(Command::Tune(args)) => cmd::tune::run(args),
         Some(Command::Datagen(args)) => cmd::datagen::run(args),
+        Some(Command::Train(args)) => cmd::train::run(args),
+        Some(Command::Nnue(args)) => cmd::nnue::run(args),
         Some(Command::Data(args)) => cmd::data::run(args),
         Some(Command::Match(args)) => cmd::match_cmd::run(args),
         Some(Command::Epd(args)) => cmd::epd::run(args),

@@ -14,7 +14,7 @@ use sable_engine::session::{
     looks_like_move, outcome_text, parse_any_move, parse_level, parse_seconds, Mode, SearchId,
     Session, TimeControl,
 };
-use sable_engine::{BookMode, HASH_MB, MOVE_OVERHEAD_MS, THREADS};
+use sable_engine::{BookMode, EngineOptions, HASH_MB, MOVE_OVERHEAD_MS, THREADS};
 use sable_engine::{Bound, ScoreReport, SearchEvent, SearchInfo, SearchLimits, SearchResult};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
@@ -146,6 +146,11 @@ fn feature_lines() -> Vec<String> {
             BOOK_MIN_WEIGHT.1, BOOK_MIN_WEIGHT.0, BOOK_MIN_WEIGHT.2
         ),
         "feature option=\"BookLearning -check 0\"".to_string(),
+        format!(
+            "feature option=\"UseNNUE -check {}\"",
+            EngineOptions::default().use_nnue as u8
+        ),
+        "feature option=\"EvalFile -file \"".to_string(),
         "feature done=1".to_string(),
     ]
 }
@@ -721,7 +726,19 @@ impl Xboard {
                     self.error(&e.to_string(), line);
                 }
             }
-            ("moveoverhead" | "resignscore" | "resignmoves" | "drawscore", _) => {
+            ("usennue", Some(on @ 0..=1)) => {
+                self.session.abandon_search();
+                if let Err(e) = self.session.engine.set_use_nnue(on == 1) {
+                    self.error(&e.to_string(), line);
+                }
+            }
+            ("evalfile", _) => {
+                self.session.abandon_search();
+                if let Err(e) = self.session.engine.set_eval_file(value.unwrap_or("")) {
+                    self.error(&e.to_string(), line);
+                }
+            }
+            ("moveoverhead" | "resignscore" | "resignmoves" | "drawscore" | "usennue", _) => {
                 self.error("bad option value", line)
             }
             _ => self.error("unknown option", line),

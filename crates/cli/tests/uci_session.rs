@@ -143,6 +143,8 @@ fn handshake_lists_every_option() {
         "Clear Hash",
         "UCI_Chess960",
         "UCI_ShowWDL",
+        "UseNNUE",
+        "EvalFile",
     ] {
         let prefix = format!("option name {name} type ");
         assert!(lines.iter().any(|l| l.starts_with(&prefix)), "{name}");
@@ -220,6 +222,58 @@ fn search_reports_and_plays_a_legal_move() {
         p.make(p.parse_uci(bm).unwrap());
         assert!(p.parse_uci(ponder).is_ok());
     }
+}
+
+#[test]
+fn a_refused_eval_file_is_reported_and_the_previous_net_stays() {
+    let dir = std::env::temp_dir().join(format!("sable-uci-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.nnue");
+    let made = Command::new(env!("CARGO_BIN_EXE_sable"))
+        .args(["nnue", "random", "--hidden", "32", "--out"])
+        .arg(&good)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    let bytes = std::fs::read(&good).unwrap();
+    let mut flipped = bytes.clone();
+    flipped[777] ^= 1;
+    let bad = dir.join("bad.nnue");
+    std::fs::write(&bad, flipped).unwrap();
+    let short = dir.join("short.nnue");
+    std::fs::write(&short, &bytes[..bytes.len() - 100]).unwrap();
+    let missing = dir.join("missing.nnue");
+
+    let mut s = Session::start();
+    s.send(&format!("setoption name EvalFile value {}", good.display()));
+    s.send("setoption name UseNNUE value true");
+    s.send("isready");
+    let lines = s.until(|l| l == "readyok", 10_000);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+    for (file, reason) in [
+        (&bad, "bad checksum"),
+        (&short, "wrong size"),
+        (&missing, "cannot read"),
+    ] {
+        s.send(&format!("setoption name EvalFile value {}", file.display()));
+        let got = s.until(|l| l.starts_with("info string"), 5000);
+        let line = got.last().unwrap();
+        assert!(
+            line.contains(reason) && line.contains("previous network stays"),
+            "{line}"
+        );
+    }
+    // The good net still searches.
+    s.send("position startpos moves e2e4");
+    s.send("go depth 5");
+    let (_, best) = s.bestmove(20_000);
+    let mut pos = Position::startpos();
+    pos.make(pos.parse_uci("e2e4").unwrap());
+    assert!(pos.parse_uci(best_of(&best)).is_ok(), "{best}");
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]

@@ -32,6 +32,8 @@ fn handshake_lists_the_features() {
         "variants=\"normal,fischerandom\"",
         "myname=\"Sable",
         "option=\"MoveOverhead -spin",
+        "option=\"UseNNUE -check",
+        "option=\"EvalFile -file",
         "done=1",
     ] {
         assert!(features.contains(f), "missing feature {f} in {features}");

@@ -79,8 +79,16 @@ impl BenchResult {
 
 /// Searches every bench position to `depth`; `progress` sees each position's index and
 /// node count as it completes.
-pub fn run(depth: u32, mut progress: impl FnMut(usize, u64)) -> BenchResult {
-    let mut engine = Engine::new();
+pub fn run(depth: u32, progress: impl FnMut(usize, u64)) -> BenchResult {
+    run_with(&mut Engine::new(), depth, progress)
+}
+
+/// [`run`] with an engine whose options (the network) the caller set.
+pub fn run_with(
+    engine: &mut Engine,
+    depth: u32,
+    mut progress: impl FnMut(usize, u64),
+) -> BenchResult {
     let mut nodes = 0;
     // Only search time counts: clearing the tables between positions is not speed.
     let mut time = Duration::ZERO;

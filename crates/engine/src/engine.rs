@@ -4,6 +4,7 @@
 
 use crate::book::{BookChoice, BookMode, OpeningBook, BOOK_DEPTH, BOOK_MIN_WEIGHT};
 use crate::limits::SearchLimits;
+use crate::nnue::{NetError, Network, EMBEDDED};
 use crate::report::{SearchEvent, SearchResult};
 use crate::search::Worker;
 use crate::threads::{self, Control, NodeCounter, SearchContext};
@@ -14,7 +15,7 @@ use sable_chess::{
     BookError, CastlingMode, KeyHistory, Move, ParseFenError, Position, UciMoveError, STARTPOS_FEN,
 };
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, OnceLock};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -49,6 +50,10 @@ pub struct EngineOptions {
     pub book_min_weight: u16,
     /// Learn from finished games and write the book back.
     pub book_learning: bool,
+    /// Evaluate with the network (else the hand-crafted evaluation).
+    pub use_nnue: bool,
+    /// The network's file; empty for the embedded one.
+    pub eval_file: String,
 }
 
 impl Default for EngineOptions {
@@ -67,6 +72,8 @@ impl Default for EngineOptions {
             book_mode: BookMode::default(),
             book_min_weight: BOOK_MIN_WEIGHT.1,
             book_learning: false,
+            use_nnue: embedded_net().is_some(),
+            eval_file: String::new(),
         }
     }
 }
@@ -95,6 +102,22 @@ pub enum EngineError {
     Book(#[from] BookError),
     #[error("the search thread failed: {0}")]
     Thread(String),
+    #[error("EvalFile refused, the previous network stays: {0}")]
+    Net(#[from] NetError),
+    #[error("no network is loaded (this build embeds none; set EvalFile first)")]
+    NoNetwork,
+}
+
+/// The network compiled into the binary, if any (see `nnue::EMBEDDED`), read once and
+/// shared by every engine (a test checks that it loads).
+fn embedded_net() -> Option<Arc<Network>> {
+    static NET: OnceLock<Option<Arc<Network>>> = OnceLock::new();
+    NET.get_or_init(|| {
+        EMBEDDED
+            .and_then(|b| Network::from_bytes(b).ok())
+            .map(Arc::new)
+    })
+    .clone()
 }
 
 /// The engine.
@@ -107,6 +130,8 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
     workers: Vec<Worker>,
+    /// The loaded network (embedded or `EvalFile`), used when `use_nnue` is set.
+    net: Option<Arc<Network>>,
     running: Option<JoinHandle<Vec<Worker>>>,
     go_start: Instant,
     book: Option<OpeningBook>,
@@ -144,6 +169,7 @@ impl Engine {
             control: Arc::new(Control::default()),
             workers: (0..options.threads).map(Worker::new).collect(),
             running: None,
+            net: embedded_net(),
             go_start: Instant::now(),
             book: None,
             options,
@@ -331,6 +357,37 @@ impl Engine {
         Ok(book.learn(&self.start, &self.moves, result)?)
     }
 
+    /// Loads the network from `path` (empty or `<default>`: the embedded one). On any
+    /// error the previous network stays.
+    pub fn set_eval_file(&mut self, path: &str) -> Result<(), EngineError> {
+        self.idle()?;
+        let path = path.trim();
+        let net = if path.is_empty() || path == "<default>" {
+            embedded_net().ok_or(EngineError::NoNetwork)?
+        } else {
+            Arc::new(Network::load(std::path::Path::new(path))?)
+        };
+        self.net = Some(net);
+        self.options.eval_file = path.to_string();
+        Ok(())
+    }
+
+    /// Evaluates with the network (refused when none is loaded) or the hand-crafted
+    /// evaluation.
+    pub fn set_use_nnue(&mut self, on: bool) -> Result<(), EngineError> {
+        self.idle()?;
+        if on && self.net.is_none() {
+            return Err(EngineError::NoNetwork);
+        }
+        self.options.use_nnue = on;
+        Ok(())
+    }
+
+    /// The network searches use now, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.net.as_ref().filter(|_| self.options.use_nnue)
+    }
+
     /// Empties the transposition table.
     pub fn clear_hash(&mut self) -> Result<(), EngineError> {
         self.idle()?;
@@ -475,6 +532,7 @@ impl Engine {
                 .collect(),
             root: self.pos.clone(),
             game_keys: self.history.keys().to_vec(),
+            net: self.network().cloned(),
             limits,
         });
         let workers = std::mem::take(&mut self.workers);

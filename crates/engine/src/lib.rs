@@ -14,6 +14,7 @@ pub mod eval;
 pub mod history;
 pub mod limits;
 pub mod movepick;
+pub mod nnue;
 pub mod report;
 pub mod score;
 mod search;

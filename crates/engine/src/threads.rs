@@ -42,6 +42,8 @@ pub(crate) struct SearchContext {
     pub nodes: Vec<NodeCounter>,
     pub root: Position,
     pub game_keys: Vec<u64>,
+    /// The network to evaluate with; `None` for the hand-crafted evaluation.
+    pub net: Option<Arc<crate::nnue::Network>>,
 }
 
 impl SearchContext {

@@ -1,10 +1,12 @@
 //! `sable eval`: the static evaluation of a position broken down by term for both
-//! sides (middlegame, endgame, tapered), or with `--bench` the evaluation speed over
-//! the positions of an EPD/FEN file.
+//! sides (middlegame, endgame, tapered) and, when a network is in use (the embedded one
+//! or `--eval-file`), its output; or with `--bench` the hand-crafted evaluation's speed
+//! over the positions of an EPD/FEN file.
 
 use super::{read_file, CliError, CliResult};
 use sable_chess::{CastlingMode, Color, Position};
 use sable_engine::eval::{Evaluator, Term, MAX_PHASE, S, SCALE_NORMAL};
+use sable_engine::nnue::{Network, EMBEDDED};
 use std::time::Instant;
 
 #[derive(clap::Args)]
@@ -19,6 +21,9 @@ pub struct Args {
     /// With --bench: passes over the file.
     #[arg(long, default_value_t = 20)]
     passes: u32,
+    /// Also show this network's evaluation (default: the embedded network, if any).
+    #[arg(long)]
+    eval_file: Option<String>,
 }
 
 pub fn run(args: Args) -> CliResult {
@@ -30,6 +35,20 @@ pub fn run(args: Args) -> CliResult {
         None => Position::startpos(),
     };
     print_report(&pos);
+    let net = match &args.eval_file {
+        Some(path) => Some(
+            Network::load(std::path::Path::new(path)).map_err(|e| CliError::msg(e.to_string()))?,
+        ),
+        None => EMBEDDED.and_then(|b| Network::from_bytes(b).ok()),
+    };
+    if let Some(net) = net {
+        let raw = net.evaluate(&pos);
+        let used = Evaluator::new().evaluate_net(&pos, &net);
+        println!(
+            "NNUE (hidden {}): network {raw:+} cp, with endgame knowledge {used:+} cp, for the side to move",
+            net.hidden()
+        );
+    }
     Ok(())
 }
 

@@ -10,9 +10,11 @@ pub mod imbalance;
 pub mod magics;
 pub mod match_cmd;
 pub mod moves;
+pub mod nnue;
 pub mod perft;
 pub mod pgn;
 pub mod random_games;
+pub mod train;
 pub mod tune;
 
 /// An error a tool reports before exiting with status 1.

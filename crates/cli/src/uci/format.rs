@@ -1,7 +1,7 @@
 //! UCI text for the engine's options and reports.
 
 use sable_engine::book::{BOOK_DEPTH, BOOK_MIN_WEIGHT};
-use sable_engine::{technique, Bound, Engine, ScoreReport, SearchEvent};
+use sable_engine::{technique, Bound, Engine, EngineOptions, ScoreReport, SearchEvent};
 use sable_engine::{BookMode, HASH_MB, MOVE_OVERHEAD_MS, MULTI_PV, THREADS};
 use std::fmt::Write;
 
@@ -43,6 +43,11 @@ pub fn option_lines() -> Vec<String> {
             BOOK_MIN_WEIGHT.1, BOOK_MIN_WEIGHT.0, BOOK_MIN_WEIGHT.2
         ),
         "option name BookLearning type check default false".to_string(),
+        format!(
+            "option name UseNNUE type check default {}",
+            EngineOptions::default().use_nnue
+        ),
+        "option name EvalFile type string default <default>".to_string(),
     ];
     if technique::SWITCHABLE {
         lines.push("option name Ablate type string default <empty>".to_string());
@@ -103,6 +108,8 @@ pub fn apply_option(engine: &mut Engine, name: &str, value: Option<&str>) -> Res
             engine.set_book_learning(check("BookLearning", value)?);
             Ok(())
         }
+        "usennue" => e(engine.set_use_nnue(check("UseNNUE", value)?)),
+        "evalfile" => e(engine.set_eval_file(value.unwrap_or(""))),
         "ablate" if technique::SWITCHABLE => {
             let text = value.unwrap_or("").trim();
             let text = if text == "<empty>" { "" } else { text };

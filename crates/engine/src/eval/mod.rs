@@ -24,6 +24,7 @@ pub use material::MAX_PHASE;
 pub use params::Term;
 pub use score::S;
 
+use crate::nnue::{Network, NnueStack};
 use pawns::{PawnEntry, PawnTable};
 use sable_chess::{Color, Position};
 use sink::{Breakdown, Sink, Total, Trace};
@@ -88,6 +89,30 @@ impl Evaluator {
         } else {
             -white
         }
+    }
+
+    /// Centipawns for the side to move by the network, with the exact endgame knowledge
+    /// kept on top: insufficient material is a draw, and a specialised evaluation
+    /// (known draws, KPK, KBNK, a lone king) replaces the network's.
+    pub fn evaluate_nnue(&mut self, pos: &Position, nnue: &mut NnueStack) -> i32 {
+        if pos.is_insufficient_material() {
+            return 0;
+        }
+        if let Some(eg) = endgame::probe(pos) {
+            return endgame::evaluate(pos, eg);
+        }
+        nnue.evaluate(pos).clamp(-MAX_EVAL, MAX_EVAL)
+    }
+
+    /// [`Evaluator::evaluate_nnue`] from scratch (no search stack), for tools.
+    pub fn evaluate_net(&mut self, pos: &Position, net: &Network) -> i32 {
+        if pos.is_insufficient_material() {
+            return 0;
+        }
+        if let Some(eg) = endgame::probe(pos) {
+            return endgame::evaluate(pos, eg);
+        }
+        net.evaluate(pos).clamp(-MAX_EVAL, MAX_EVAL)
     }
 
     /// The evaluation broken down by term.

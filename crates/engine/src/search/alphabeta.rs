@@ -51,6 +51,9 @@ impl Worker {
     pub(super) fn make(&mut self, m: Move, ply: usize) -> Undo {
         self.keys.push(self.pos.key());
         self.nodes += 1;
+        if let Some(nnue) = self.nnue.as_mut() {
+            nnue.push_move(&self.pos, m);
+        }
         let undo = self.pos.make(m);
         self.ctx().tt.prefetch(self.pos.key());
         self.stack[ply + 1].plies_from_null = self.stack[ply].plies_from_null + 1;
@@ -60,6 +63,9 @@ impl Worker {
     #[inline]
     pub(super) fn unmake(&mut self, m: Move, undo: &Undo) {
         self.pos.unmake(m, undo);
+        if let Some(nnue) = self.nnue.as_mut() {
+            nnue.pop();
+        }
         self.keys.pop();
     }
 
@@ -88,7 +94,11 @@ impl Worker {
 
     #[inline]
     pub(super) fn evaluate(&mut self) -> i32 {
-        clamp_eval(self.evaluator.evaluate(&self.pos))
+        let eval = match self.nnue.as_mut() {
+            Some(nnue) => self.evaluator.evaluate_nnue(&self.pos, nnue),
+            None => self.evaluator.evaluate(&self.pos),
+        };
+        clamp_eval(eval)
     }
 
     fn has_non_pawn_material(&self) -> bool {
@@ -266,8 +276,14 @@ impl Worker {
                 self.keys.push(key);
                 self.nodes += 1;
                 let undo = self.pos.make_null();
+                if let Some(nnue) = self.nnue.as_mut() {
+                    nnue.push_null();
+                }
                 self.stack[ply + 1].plies_from_null = 0;
                 let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                if let Some(nnue) = self.nnue.as_mut() {
+                    nnue.pop();
+                }
                 self.pos.unmake_null(&undo);
                 self.keys.pop();
                 if self.stopped {

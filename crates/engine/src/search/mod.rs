@@ -9,6 +9,7 @@ pub mod technique;
 
 use crate::eval::Evaluator;
 use crate::history::{Histories, PieceTo};
+use crate::nnue::NnueStack;
 use crate::report::{SearchEvent, SearchInfo};
 use crate::score::{self, INFINITE, MATE, MAX_PLY, NONE};
 use crate::threads::{Reporter, SearchContext};
@@ -58,6 +59,8 @@ pub(crate) struct Worker {
     pub id: usize,
     pos: Position,
     evaluator: Evaluator,
+    /// The network's accumulators when the search uses one.
+    nnue: Option<NnueStack>,
     hist: Histories,
     stack: Vec<Frame>,
     /// Keys of the game before the root, then of the tree path: repetition detection.
@@ -88,6 +91,7 @@ impl Worker {
             id,
             pos: Position::startpos(),
             evaluator: Evaluator::new(),
+            nnue: None,
             hist: Histories::new(),
             stack: vec![Frame::default(); FRAMES],
             keys: Vec::with_capacity(1024),
@@ -122,6 +126,22 @@ impl Worker {
     /// Sets up for a search of `ctx.root` over `root_moves`.
     pub fn prepare(&mut self, ctx: Arc<SearchContext>, root_moves: &[Move]) {
         self.pos = ctx.root.clone();
+        match &ctx.net {
+            Some(net) => {
+                // A new stack only when the network changed: it allocates.
+                if !self
+                    .nnue
+                    .as_ref()
+                    .is_some_and(|s| Arc::ptr_eq(s.net(), net))
+                {
+                    self.nnue = Some(NnueStack::new(net.clone(), FRAMES + 1));
+                }
+                if let Some(stack) = self.nnue.as_mut() {
+                    stack.reset(&self.pos);
+                }
+            }
+            None => self.nnue = None,
+        }
         self.keys.clear();
         self.keys.extend_from_slice(&ctx.game_keys);
         self.root_moves = root_moves.iter().map(|&mv| RootMove::new(mv)).collect();

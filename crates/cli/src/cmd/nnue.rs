@@ -1,0 +1,96 @@
+//! `sable nnue`: network tools. `random` writes a net of random weights (for speed tests
+//! and mechanics only: it knows no chess); `compare` prints a net's integer evaluation
+//! beside the float network it came from (a trainer checkpoint, or the net's own weights
+//! dequantised) over the bench positions, with the largest difference.
+
+use super::{CliError, CliResult};
+use sable_chess::{CastlingMode, Position};
+use sable_engine::nnue::train::checkpoint::Checkpoint;
+use sable_engine::nnue::train::model::Params;
+use sable_engine::nnue::train::rng::Rng;
+use sable_engine::nnue::Network;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Subcommand)]
+enum Command {
+    /// Write a network of random weights (no chess knowledge; for speed tests).
+    Random {
+        #[arg(long, default_value_t = 32)]
+        hidden: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Float vs quantised outputs over the bench positions.
+    Compare {
+        #[arg(long)]
+        net: PathBuf,
+        /// The trainer checkpoint the net was exported from (default: the net's own
+        /// weights as floats, which isolates the integer arithmetic).
+        #[arg(long)]
+        checkpoint: Option<PathBuf>,
+    },
+}
+
+pub fn run(args: Args) -> CliResult {
+    match args.command {
+        Command::Random { hidden, seed, out } => {
+            let net = Params::random(hidden, &mut Rng(seed))
+                .quantise()
+                .map_err(|e| CliError::msg(e.to_string()))?;
+            std::fs::write(&out, net.to_bytes()).map_err(|source| CliError::Io {
+                path: out.display().to_string(),
+                source,
+            })?;
+            println!("wrote {} (hidden {hidden}, random weights)", out.display());
+            Ok(())
+        }
+        Command::Compare { net, checkpoint } => {
+            let net = Network::load(&net).map_err(|e| CliError::msg(e.to_string()))?;
+            let float = match checkpoint {
+                Some(path) => {
+                    Checkpoint::load(&path)
+                        .map_err(|e| CliError::msg(e.to_string()))?
+                        .params
+                }
+                None => Params::dequantised(&net),
+            };
+            compare(&net, &float);
+            Ok(())
+        }
+    }
+}
+
+/// Prints float and integer evaluations of the bench positions and the largest gap.
+pub fn compare(net: &Network, float: &Params) {
+    let mut max = 0.0f32;
+    println!("{:>9} {:>9} {:>7}  position", "float", "int", "diff");
+    for fen in sable_engine::bench::POSITIONS {
+        let Ok(pos) = Position::from_fen(fen, CastlingMode::Standard) else {
+            continue;
+        };
+        let f = float.evaluate(&pos);
+        let q = net.evaluate(&pos);
+        let d = (f - q as f32).abs();
+        max = max.max(d);
+        println!("{f:>9.1} {q:>9} {d:>7.1}  {fen}");
+    }
+    println!(
+        "largest |float - quantised|: {max:.1} cp over {} positions",
+        sable_engine::bench::POSITIONS.len()
+    );
+}
+
+/// For `sable train`: the same comparison from files it wrote.
+pub fn compare_files(net: &Path, float: &Params) -> CliResult {
+    let net = Network::load(net).map_err(|e| CliError::msg(e.to_string()))?;
+    compare(&net, float);
+    Ok(())
+}

@@ -1,0 +1,133 @@
+//! `sable train`: trains the NNUE network (`sable_engine::nnue::train`) on game-record
+//! files or `FEN | score | result` text, with a progress bar, a line per epoch
+//! (training and validation loss), checkpoints and quantised nets in `--out-dir`, and
+//! at the end the float vs quantised comparison. `--bench` instead measures the
+//! trainer's gradient throughput against the dense single-threaded reference.
+
+use super::{CliError, CliResult};
+use indicatif::{ProgressBar, ProgressStyle};
+use sable_engine::nnue::train::checkpoint::Checkpoint;
+use sable_engine::nnue::train::data::{self, LoadStats};
+use sable_engine::nnue::train::{self as trainer, dense, TrainConfig, TrainEvent};
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Training files: game records (`sable_chess::record`) or `FEN | score | result` text.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Folder for `checkpoint.ckpt`, `epoch-NNN.nnue` and `final.nnue`.
+    #[arg(long, default_value = "nnue-out")]
+    out_dir: PathBuf,
+    #[arg(long, default_value_t = 32)]
+    hidden: usize,
+    #[arg(long, default_value_t = 10)]
+    epochs: u32,
+    /// Stop after this many epochs in all (resume later with --resume).
+    #[arg(long)]
+    stop_after: Option<u32>,
+    #[arg(long, default_value_t = 16_384)]
+    batch: usize,
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// Weight of the game result in the target; the rest is the score.
+    #[arg(long, default_value_t = 0.25)]
+    wdl: f32,
+    /// Fraction of positions held out for validation.
+    #[arg(long, default_value_t = 0.02)]
+    val: f32,
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Continue from this checkpoint (same data, seed and settings).
+    #[arg(long)]
+    resume: Option<PathBuf>,
+    /// Measure positions/s of the trainer and of the dense reference, then exit.
+    #[arg(long)]
+    bench: bool,
+}
+
+pub fn run(args: Args) -> CliResult {
+    let fail = |e: trainer::TrainError| CliError::msg(e.to_string());
+    if !(0.0..=1.0).contains(&args.wdl) || !(0.0..1.0).contains(&args.val) {
+        return Err(CliError::msg("--wdl must be in [0, 1] and --val in [0, 1)"));
+    }
+    let mut samples = Vec::new();
+    let mut stats = LoadStats::default();
+    for path in &args.inputs {
+        data::load(path, &mut samples, &mut stats).map_err(fail)?;
+    }
+    for t in &stats.truncated {
+        eprintln!("warning: {t}");
+    }
+    let (train_set, val_set) = trainer::split(samples, args.val, args.seed);
+    eprintln!(
+        "{} positions: {} training, {} validation",
+        stats.samples,
+        train_set.len(),
+        val_set.len()
+    );
+    let cfg = TrainConfig {
+        hidden: args.hidden,
+        epochs: args.epochs,
+        stop_after: args.stop_after,
+        batch: args.batch,
+        lr: args.lr,
+        wdl: args.wdl,
+        val: args.val,
+        threads: args.threads,
+        seed: args.seed,
+        out_dir: Some(args.out_dir.clone()),
+    };
+    if args.bench {
+        let state = trainer::fresh(&cfg);
+        let t = dense::measure(&state.params, &train_set, cfg.wdl, cfg.threads, cfg.batch);
+        println!(
+            "hidden {}: sparse trainer {:.0} pos/s (1 thread), {:.0} pos/s ({} threads); \
+             dense reference {:.0} pos/s (1 thread); sparse/dense {:.1}x",
+            cfg.hidden,
+            t.sparse_1,
+            t.sparse_n,
+            t.threads,
+            t.dense_1,
+            t.sparse_1 / t.dense_1
+        );
+        return Ok(());
+    }
+    let state = match &args.resume {
+        Some(path) => Checkpoint::load(path).map_err(fail)?,
+        None => trainer::fresh(&cfg),
+    };
+    let bar = ProgressBar::new(train_set.len() as u64).with_style(
+        ProgressStyle::with_template("epoch {prefix} {bar:40} {pos}/{len} {msg} [{elapsed}<{eta}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let trained = trainer::train(&cfg, state, &train_set, &val_set, |e| match e {
+        TrainEvent::Batch {
+            epoch,
+            done,
+            positions_per_s,
+            ..
+        } => {
+            bar.set_prefix(epoch.to_string());
+            bar.set_position(*done as u64);
+            bar.set_message(format!("{positions_per_s:.0} pos/s"));
+        }
+        TrainEvent::Epoch(r) => {
+            // Printed around the bar, not by it: a hidden bar (no terminal) prints nothing.
+            bar.suspend(|| {
+                println!(
+                    "epoch {:>3}: train loss {:.6}, validation loss {:.6}, {:.0} pos/s, lr {:.2e}",
+                    r.epoch, r.train_loss, r.val_loss, r.positions_per_s, r.lr
+                )
+            });
+            bar.reset();
+        }
+    })
+    .map_err(fail)?;
+    bar.finish_and_clear();
+    let net = args.out_dir.join("final.nnue");
+    println!("wrote {}", net.display());
+    super::nnue::compare_files(&net, &trained.state.params)
+}

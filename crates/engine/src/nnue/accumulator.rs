@@ -1,0 +1,240 @@
+//! The accumulators along the search path: one frame per ply holding both perspectives'
+//! `H` sums, updated lazily. Making a move only records which pieces it adds and removes
+//! (a [`Delta`]); when the search asks for an evaluation, the frames from the last
+//! computed one up to the current ply are brought up to date from their parents. The
+//! root is computed from scratch; a null move records an empty delta (a copy).
+//!
+//! Everything is allocated when the stack is created, so the search allocates nothing.
+
+use super::{feature, Backend, Network, INPUTS};
+use sable_chess::{Color, Move, MoveKind, Piece, Position, Role, Square};
+use std::sync::Arc;
+
+/// The pieces a move puts down and picks up (at most two of each: castling).
+#[derive(Clone, Copy, Default, Debug)]
+struct Delta {
+    adds: [(u8, u8); 2],
+    subs: [(u8, u8); 2],
+    n_adds: u8,
+    n_subs: u8,
+}
+
+impl Delta {
+    fn add(&mut self, p: Piece, sq: Square) {
+        self.adds[self.n_adds as usize] = (p.index() as u8, sq.index() as u8);
+        self.n_adds += 1;
+    }
+
+    fn sub(&mut self, p: Piece, sq: Square) {
+        self.subs[self.n_subs as usize] = (p.index() as u8, sq.index() as u8);
+        self.n_subs += 1;
+    }
+
+    /// The changes `m` makes to `pos` (before the move is made).
+    fn of_move(pos: &Position, m: Move) -> Delta {
+        let mut d = Delta::default();
+        let from = m.from();
+        let to = m.to();
+        let Some(piece) = pos.piece_at(from) else {
+            return d;
+        };
+        let us = piece.color();
+        match m.kind() {
+            MoveKind::Castle => {
+                let rook = Piece::new(us, Role::Rook);
+                d.sub(piece, from);
+                d.sub(rook, to);
+                d.add(piece, m.castle_king_to());
+                d.add(rook, m.castle_rook_to());
+            }
+            MoveKind::EnPassant => {
+                let victim = Square::from_coords(to.file(), from.rank());
+                d.sub(piece, from);
+                d.sub(Piece::new(!us, Role::Pawn), victim);
+                d.add(piece, to);
+            }
+            MoveKind::Promotion(role) => {
+                d.sub(piece, from);
+                if let Some(captured) = pos.piece_at(to) {
+                    d.sub(captured, to);
+                }
+                d.add(Piece::new(us, role), to);
+            }
+            MoveKind::Normal => {
+                d.sub(piece, from);
+                if let Some(captured) = pos.piece_at(to) {
+                    d.sub(captured, to);
+                }
+                d.add(piece, to);
+            }
+        }
+        d
+    }
+}
+
+/// Both perspectives' sums for one position, computed from scratch (the reference the
+/// incremental updates must equal).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    /// Indexed by `Color::index()`.
+    pub sums: [Vec<i16>; 2],
+}
+
+impl Accumulator {
+    pub fn compute(net: &Network, pos: &Position) -> Accumulator {
+        let mut sums = [net.ft_bias.clone(), net.ft_bias.clone()];
+        for (c, sum) in [Color::White, Color::Black]
+            .into_iter()
+            .zip(sums.iter_mut())
+        {
+            refresh_into(net, pos, c, sum);
+        }
+        Accumulator { sums }
+    }
+}
+
+fn refresh_into(net: &Network, pos: &Position, persp: Color, out: &mut [i16]) {
+    out.copy_from_slice(&net.ft_bias);
+    for sq in pos.occupied() {
+        if let Some(p) = pos.piece_at(sq) {
+            let f = feature(persp, p, sq);
+            debug_assert!(f < INPUTS);
+            for (o, w) in out.iter_mut().zip(net.row(f)) {
+                *o = o.wrapping_add(*w);
+            }
+        }
+    }
+}
+
+impl Network {
+    /// Centipawns for the side to move, computed from scratch with the fastest kernels.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let acc = Accumulator::compute(self, pos);
+        let us = pos.turn().index();
+        self.output(Backend::detect(), &acc.sums[us], &acc.sums[1 - us])
+    }
+}
+
+/// One search thread's accumulator stack over one network.
+pub struct NnueStack {
+    net: Arc<Network>,
+    backend: Backend,
+    hidden: usize,
+    /// `frames` x 2 perspectives x `hidden`.
+    acc: Vec<i16>,
+    computed: Vec<bool>,
+    deltas: Vec<Delta>,
+    top: usize,
+}
+
+impl NnueStack {
+    /// A stack of `frames` plies over `net`, with the fastest kernels this CPU has.
+    pub fn new(net: Arc<Network>, frames: usize) -> NnueStack {
+        let hidden = net.hidden();
+        NnueStack {
+            net,
+            backend: Backend::detect(),
+            hidden,
+            acc: vec![0; frames * 2 * hidden],
+            computed: vec![false; frames],
+            deltas: vec![Delta::default(); frames],
+            top: 0,
+        }
+    }
+
+    pub fn net(&self) -> &Arc<Network> {
+        &self.net
+    }
+
+    /// Forces a backend (tests compare them).
+    pub fn set_backend(&mut self, backend: Backend) {
+        self.backend = backend;
+    }
+
+    /// Starts over at `pos` (the root), computed from scratch.
+    pub fn reset(&mut self, pos: &Position) {
+        self.top = 0;
+        let h = self.hidden;
+        let (w, b) = self.acc[..2 * h].split_at_mut(h);
+        refresh_into(&self.net, pos, Color::White, w);
+        refresh_into(&self.net, pos, Color::Black, b);
+        self.computed[0] = true;
+    }
+
+    /// Records `m`, about to be made in `pos`.
+    #[inline]
+    pub fn push_move(&mut self, pos: &Position, m: Move) {
+        self.top += 1;
+        self.deltas[self.top] = Delta::of_move(pos, m);
+        self.computed[self.top] = false;
+    }
+
+    /// Records a null move.
+    #[inline]
+    pub fn push_null(&mut self) {
+        self.top += 1;
+        self.deltas[self.top] = Delta::default();
+        self.computed[self.top] = false;
+    }
+
+    /// Takes back the last move or null move.
+    #[inline]
+    pub fn pop(&mut self) {
+        self.top -= 1;
+    }
+
+    /// Brings the current frame up to date from the nearest computed ancestor.
+    fn update(&mut self) {
+        let mut k = self.top;
+        while !self.computed[k] {
+            k -= 1;
+        }
+        let h = self.hidden;
+        for f in k + 1..=self.top {
+            let d = self.deltas[f];
+            let (done, rest) = self.acc.split_at_mut(f * 2 * h);
+            let parent = &done[(f - 1) * 2 * h..];
+            for (i, c) in [Color::White, Color::Black].into_iter().enumerate() {
+                let row = |&(p, sq): &(u8, u8)| {
+                    let f = feature(
+                        c,
+                        Piece::from_index(p as usize),
+                        Square::from_index(sq as usize),
+                    );
+                    self.net.row(f)
+                };
+                let adds = [row(&d.adds[0]), row(&d.adds[1])];
+                let subs = [row(&d.subs[0]), row(&d.subs[1])];
+                self.backend.update(
+                    &mut rest[i * h..(i + 1) * h],
+                    &parent[i * h..(i + 1) * h],
+                    &adds[..d.n_adds as usize],
+                    &subs[..d.n_subs as usize],
+                );
+            }
+            self.computed[f] = true;
+        }
+    }
+
+    /// The current frame's sums, White's perspective then Black's.
+    pub fn sums(&mut self) -> (&[i16], &[i16]) {
+        self.update();
+        let h = self.hidden;
+        let frame = &self.acc[self.top * 2 * h..(self.top + 1) * 2 * h];
+        frame.split_at(h)
+    }
+
+    /// The network's evaluation of `pos` (the current frame) for the side to move.
+    #[inline]
+    pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        self.update();
+        let h = self.hidden;
+        let (w, b) = self.acc[self.top * 2 * h..(self.top + 1) * 2 * h].split_at(h);
+        let (stm, nstm) = if pos.turn() == Color::White {
+            (w, b)
+        } else {
+            (b, w)
+        };
+        self.net.output(self.backend, stm, nstm)
+    }
+}

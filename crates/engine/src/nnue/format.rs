@@ -1,0 +1,272 @@
+//! The quantised network and its file format.
+//!
+//! # Net file layout (all integers little-endian)
+//!
+//! | offset | bytes | field |
+//! | --- | --- | --- |
+//! | 0 | 4 | magic `SBNN` |
+//! | 4 | 2 | format version, 1 |
+//! | 6 | 2 | `H`, the hidden size (16..=1024, a multiple of 16) |
+//! | 8 | 2 | QA (255) |
+//! | 10 | 2 | QB (64) |
+//! | 12 | 2 | output scale in centipawns (400) |
+//! | 14 | 2 | zero |
+//! | 16 | 2·768·H | feature weights, `i16`, row by row: feature `f`'s `H` weights at `16 + 2·H·f` |
+//! | … | 2·H | feature biases, `i16` |
+//! | … | 2·2H | output weights, `i16`: `H` for the side to move's half, then `H` for the other |
+//! | … | 4 | output bias, `i32` (units of QA·QB) |
+//! | end − 4 | 4 | CRC-32 (`sable_chess::record::crc32`) of every byte before it |
+//!
+//! A file is therefore `24 + 1542·H` bytes. Loading checks each field in that order and
+//! also that no accumulator can overflow `i16` (bias plus 32 of the largest weights) and
+//! that `QA · |output weight|` fits `i16` (the SCReLU kernel multiplies in 16 bits).
+
+use super::{INPUTS, MAX_ACTIVE, MAX_HIDDEN, MIN_HIDDEN, QA, QB, SCALE};
+use sable_chess::record::crc32;
+
+pub const MAGIC: [u8; 4] = *b"SBNN";
+pub const VERSION: u16 = 1;
+pub const HEADER_LEN: usize = 16;
+
+/// Why a net file was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NetError {
+    #[error("net file too short: {len} bytes, the header alone is {HEADER_LEN}")]
+    TooShort { len: usize },
+    #[error("not a Sable net file (bad magic {found:02x?}, expected \"SBNN\")")]
+    BadMagic { found: [u8; 4] },
+    #[error("net format version {found} is not supported (this build reads {VERSION})")]
+    Version { found: u16 },
+    #[error("hidden size {found} is not a multiple of 16 in {MIN_HIDDEN}..={MAX_HIDDEN}")]
+    Hidden { found: u16 },
+    #[error("quantisation QA={qa} QB={qb} scale={scale} is not the supported 255/64/400")]
+    Quantisation { qa: u16, qb: u16, scale: u16 },
+    #[error("wrong size: {actual} bytes, a net with hidden size {hidden} has {expected}")]
+    WrongSize {
+        hidden: usize,
+        expected: usize,
+        actual: usize,
+    },
+    #[error("bad checksum: stored {stored:08x}, computed {computed:08x} (file corrupt)")]
+    Checksum { stored: u32, computed: u32 },
+    #[error("weights out of range: {0}")]
+    Range(String),
+    #[error("cannot read net file {path}: {message}")]
+    Io { path: String, message: String },
+}
+
+/// A quantised network, as loaded from a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    hidden: usize,
+    /// `INPUTS` rows of `hidden` weights (units of QA).
+    pub(crate) ft_weights: Vec<i16>,
+    /// `hidden` biases (units of QA).
+    pub(crate) ft_bias: Vec<i16>,
+    /// Side to move's half, then the other's (units of QB).
+    pub(crate) out_weights: Vec<i16>,
+    /// Units of QA·QB.
+    pub(crate) out_bias: i32,
+}
+
+/// Bytes of a net file with hidden size `h`.
+pub const fn file_len(h: usize) -> usize {
+    HEADER_LEN + 2 * (INPUTS * h + h + 2 * h) + 4 + 4
+}
+
+impl Network {
+    /// A network from its parts; the same range checks as loading.
+    pub fn from_parts(
+        hidden: usize,
+        ft_weights: Vec<i16>,
+        ft_bias: Vec<i16>,
+        out_weights: Vec<i16>,
+        out_bias: i32,
+    ) -> Result<Network, NetError> {
+        if !(MIN_HIDDEN..=MAX_HIDDEN).contains(&hidden) || !hidden.is_multiple_of(16) {
+            return Err(NetError::Hidden {
+                found: hidden.min(u16::MAX as usize) as u16,
+            });
+        }
+        let lens = [
+            (ft_weights.len(), INPUTS * hidden, "feature weights"),
+            (ft_bias.len(), hidden, "feature biases"),
+            (out_weights.len(), 2 * hidden, "output weights"),
+        ];
+        for (len, want, what) in lens {
+            if len != want {
+                return Err(NetError::Range(format!(
+                    "{what}: {len} values, expected {want}"
+                )));
+            }
+        }
+        let net = Network {
+            hidden,
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias,
+        };
+        net.check_ranges()?;
+        Ok(net)
+    }
+
+    /// The hidden size `H`.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// Feature `f`'s row of `H` weights (units of QA).
+    pub fn feature_weights(&self, f: usize) -> &[i16] {
+        self.row(f)
+    }
+
+    /// The `H` feature biases (units of QA).
+    pub fn feature_biases(&self) -> &[i16] {
+        &self.ft_bias
+    }
+
+    /// The output weights (units of QB): the side to move's `H`, then the other's.
+    pub fn output_weights(&self) -> &[i16] {
+        &self.out_weights
+    }
+
+    /// The output bias (units of QA·QB).
+    pub fn output_bias(&self) -> i32 {
+        self.out_bias
+    }
+
+    /// Feature `f`'s row of `H` weights.
+    #[inline]
+    pub(crate) fn row(&self, f: usize) -> &[i16] {
+        &self.ft_weights[f * self.hidden..(f + 1) * self.hidden]
+    }
+
+    /// The integer kernels are exact only if no sum leaves `i16`: check it once here.
+    fn check_ranges(&self) -> Result<(), NetError> {
+        let h = self.hidden;
+        for i in 0..h {
+            let mut col: Vec<i32> = (0..INPUTS)
+                .map(|f| (self.ft_weights[f * h + i] as i32).abs())
+                .collect();
+            col.sort_unstable_by(|a, b| b.cmp(a));
+            let worst = (self.ft_bias[i] as i32).abs() + col[..MAX_ACTIVE].iter().sum::<i32>();
+            if worst > i16::MAX as i32 {
+                return Err(NetError::Range(format!(
+                    "hidden unit {i}: bias plus the 32 largest feature weights reach {worst}, \
+                     beyond i16"
+                )));
+            }
+        }
+        if let Some(w) = self
+            .out_weights
+            .iter()
+            .find(|w| (**w as i32).abs() * QA > 32767)
+        {
+            return Err(NetError::Range(format!(
+                "output weight {w} times QA={QA} does not fit i16"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Reads a net file's bytes, checking everything (never panics on bad input).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        if bytes.len() < HEADER_LEN {
+            return Err(NetError::TooShort { len: bytes.len() });
+        }
+        let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
+        let magic = [bytes[0], bytes[1], bytes[2], bytes[3]];
+        if magic != MAGIC {
+            return Err(NetError::BadMagic { found: magic });
+        }
+        if u16_at(4) != VERSION {
+            return Err(NetError::Version { found: u16_at(4) });
+        }
+        let h = u16_at(6);
+        let hidden = h as usize;
+        if !(MIN_HIDDEN..=MAX_HIDDEN).contains(&hidden) || !hidden.is_multiple_of(16) {
+            return Err(NetError::Hidden { found: h });
+        }
+        let (qa, qb, scale) = (u16_at(8), u16_at(10), u16_at(12));
+        if (qa as i32, qb as i32, scale as i32) != (QA, QB, SCALE) {
+            return Err(NetError::Quantisation { qa, qb, scale });
+        }
+        let expected = file_len(hidden);
+        if bytes.len() != expected {
+            return Err(NetError::WrongSize {
+                hidden,
+                expected,
+                actual: bytes.len(),
+            });
+        }
+        let body = &bytes[..expected - 4];
+        let stored = u32::from_le_bytes(bytes[expected - 4..].try_into().expect("4 bytes"));
+        let computed = crc32(body);
+        if stored != computed {
+            return Err(NetError::Checksum { stored, computed });
+        }
+        let mut at = HEADER_LEN;
+        let mut take = |n: usize| -> Vec<i16> {
+            let v = bytes[at..at + 2 * n]
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            at += 2 * n;
+            v
+        };
+        let ft_weights = take(INPUTS * hidden);
+        let ft_bias = take(hidden);
+        let out_weights = take(2 * hidden);
+        let out_bias = i32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        Network::from_parts(hidden, ft_weights, ft_bias, out_weights, out_bias)
+    }
+
+    /// Reads a net file.
+    pub fn load(path: &std::path::Path) -> Result<Network, NetError> {
+        let bytes = std::fs::read(path).map_err(|e| NetError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// The file bytes of this network.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(file_len(self.hidden));
+        out.extend_from_slice(&MAGIC);
+        for v in [
+            VERSION,
+            self.hidden as u16,
+            QA as u16,
+            QB as u16,
+            SCALE as u16,
+            0,
+        ] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for w in self
+            .ft_weights
+            .iter()
+            .chain(&self.ft_bias)
+            .chain(&self.out_weights)
+        {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        let crc = crc32(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        out
+    }
+
+    /// Centipawns for the side to move from the two accumulators (the side to move's
+    /// first). The SCReLU sums wrap in `i32` exactly as the AVX2 kernel's do.
+    pub fn output(&self, backend: super::Backend, stm: &[i16], nstm: &[i16]) -> i32 {
+        let h = self.hidden;
+        let sum = backend
+            .screlu_dot(stm, &self.out_weights[..h])
+            .wrapping_add(backend.screlu_dot(nstm, &self.out_weights[h..]));
+        let raw = (sum / QA) as i64 + self.out_bias as i64;
+        (raw * SCALE as i64 / (QA * QB) as i64).clamp(-30_000, 30_000) as i32
+    }
+}

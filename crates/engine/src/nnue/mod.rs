@@ -1,0 +1,66 @@
+//! NNUE: a perspective network `(768 -> H) x 2 -> 1` with SCReLU, as an alternative to
+//! the hand-crafted evaluation, and its trainer.
+//!
+//! - `format`: the [`Network`] (quantised weights), its file layout, loading and saving.
+//! - `simd`: the integer kernels (accumulator update, SCReLU dot product), AVX2 chosen
+//!   at run time with a portable fallback that gives bit-identical results.
+//! - `accumulator`: the search's stack of accumulators, updated lazily along the tree.
+//! - `train/`: the float trainer behind `sable train` and the quantised export.
+//!
+//! A feature is (piece colour relative to the perspective, piece type, square seen from
+//! that side, the rank flipped for Black): `(rel * 6 + role) * 64 + square`, 768 in all.
+//! The output is `(SCReLU(stm) · w0 + SCReLU(nstm) · w1) / QA + bias`, in units of
+//! `QA * QB`, then times [`SCALE`] for centipawns (bullet's convention).
+
+mod accumulator;
+mod embedded;
+mod format;
+mod simd;
+pub mod train;
+
+pub use accumulator::{Accumulator, NnueStack};
+pub use embedded::EMBEDDED;
+pub use format::{NetError, Network, HEADER_LEN, MAGIC, VERSION};
+pub use simd::Backend;
+
+use sable_chess::{Color, Piece, Position, Square};
+
+/// Inputs of one perspective: 2 colours x 6 roles x 64 squares.
+pub const INPUTS: usize = 768;
+/// Quantisation of the feature transformer (accumulator units per 1.0).
+pub const QA: i32 = 255;
+/// Quantisation of the output weights.
+pub const QB: i32 = 64;
+/// Centipawns per 1.0 of network output.
+pub const SCALE: i32 = 400;
+/// Hidden sizes a net file may have.
+pub const MIN_HIDDEN: usize = 16;
+pub const MAX_HIDDEN: usize = 1024;
+/// Pieces on a board: the most features one perspective can have active.
+pub const MAX_ACTIVE: usize = 32;
+
+/// The input index of `piece` on `sq` from `persp`'s side.
+#[inline]
+pub fn feature(persp: Color, piece: Piece, sq: Square) -> usize {
+    let rel = (piece.color() != persp) as usize;
+    (rel * 6 + piece.role().index()) * 64 + sq.relative(persp).index()
+}
+
+/// The same feature seen from the other side (used by the trainer, which stores one list).
+#[inline]
+pub fn mirror_feature(f: usize) -> usize {
+    let rel = f / 384;
+    ((1 - rel) * 384 + f % 384) ^ 56
+}
+
+/// The active features of `pos` from `persp`'s side, in square order.
+pub fn active_features(pos: &Position, persp: Color, out: &mut [u16; MAX_ACTIVE]) -> usize {
+    let mut n = 0;
+    for sq in pos.occupied() {
+        if let Some(p) = pos.piece_at(sq) {
+            out[n] = feature(persp, p, sq) as u16;
+            n += 1;
+        }
+    }
+    n
+}

@@ -1,0 +1,117 @@
+//! Checkpoints: everything needed to continue training exactly where it stopped (float
+//! weights, AdamW moments and step, the epoch, the random state), written atomically
+//! (a temporary file renamed over the old one).
+//!
+//! Layout (little-endian): magic `SBCK`, version `u32` (1), hidden `u32`, epochs done
+//! `u32`, AdamW step `u64`, random state `u64`, parameter count `u64`, then the
+//! parameters, first moments and second moments as `f32`, then a CRC-32 of all before.
+
+use super::adamw::AdamW;
+use super::model::Params;
+use super::rng::Rng;
+use super::TrainError;
+use sable_chess::record::crc32;
+use std::path::Path;
+
+const MAGIC: &[u8; 4] = b"SBCK";
+const VERSION: u32 = 1;
+
+/// A trainer's whole state between epochs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    pub params: Params,
+    pub opt: AdamW,
+    pub epochs_done: u32,
+    pub rng: Rng,
+}
+
+impl Checkpoint {
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let n = self.params.w.len();
+        let mut out = Vec::with_capacity(40 + 12 * n);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(self.params.hidden as u32).to_le_bytes());
+        out.extend_from_slice(&self.epochs_done.to_le_bytes());
+        out.extend_from_slice(&self.opt.step.to_le_bytes());
+        out.extend_from_slice(&self.rng.0.to_le_bytes());
+        out.extend_from_slice(&(n as u64).to_le_bytes());
+        for x in self.params.w.iter().chain(&self.opt.m).chain(&self.opt.v) {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        let crc = crc32(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        out
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, String> {
+        const HEAD: usize = 40;
+        if bytes.len() < HEAD + 4 || &bytes[..4] != MAGIC {
+            return Err("not a Sable trainer checkpoint (bad magic or too short)".into());
+        }
+        let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4"));
+        let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8"));
+        if u32_at(4) != VERSION {
+            return Err(format!("checkpoint version {} is not {VERSION}", u32_at(4)));
+        }
+        let hidden = u32_at(8) as usize;
+        let n = u64_at(32) as usize;
+        if n != Params::len(hidden) || bytes.len() != HEAD + 12 * n + 4 {
+            return Err(format!(
+                "checkpoint size {} does not match hidden size {hidden}",
+                bytes.len()
+            ));
+        }
+        let end = bytes.len() - 4;
+        let stored = u32_at(end);
+        if crc32(&bytes[..end]) != stored {
+            return Err("bad checksum (checkpoint corrupt)".into());
+        }
+        let floats: Vec<f32> = bytes[HEAD..end]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().expect("4")))
+            .collect();
+        Ok(Checkpoint {
+            params: Params {
+                hidden,
+                w: floats[..n].to_vec(),
+            },
+            opt: AdamW {
+                m: floats[n..2 * n].to_vec(),
+                v: floats[2 * n..].to_vec(),
+                step: u64_at(16),
+            },
+            epochs_done: u32_at(12),
+            rng: Rng(u64_at(24)),
+        })
+    }
+
+    pub fn load(path: &Path) -> Result<Checkpoint, TrainError> {
+        let bytes = std::fs::read(path).map_err(|e| TrainError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        Checkpoint::from_bytes(&bytes).map_err(|message| TrainError::Checkpoint {
+            path: path.display().to_string(),
+            message,
+        })
+    }
+
+    /// Writes `path` atomically.
+    pub fn save(&self, path: &Path) -> Result<(), TrainError> {
+        write_atomic(path, &self.to_bytes())
+    }
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`, so a
+/// reader (or a crash) sees the old file or the new one, never half of one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
+    let io = |e: std::io::Error| TrainError::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    };
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    std::fs::write(&tmp, bytes).map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(io)
+}

@@ -1,0 +1,143 @@
+//! Training samples: a position reduced to its active features from the side to move's
+//! view (the other side's follow by [`mirror_feature`](crate::nnue::mirror_feature)),
+//! with its score and result, 68 bytes each; and reading them from game records
+//! (through `sable_chess::record`'s training filter) or from `FEN | score | result` text.
+
+use super::TrainError;
+use crate::nnue::{active_features, MAX_ACTIVE};
+use sable_chess::record::{Filter, RecordReader, TrainingPositions};
+use sable_chess::{CastlingMode, Color, Position};
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+/// One training position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sample {
+    /// Active features from the side to move's view; the first `count` are valid.
+    pub features: [u16; MAX_ACTIVE],
+    pub count: u8,
+    /// The game's result for the side to move: 0 lost, 1 drawn, 2 won.
+    pub result: u8,
+    /// The searched score for the side to move, centipawns.
+    pub score: i16,
+}
+
+const _: () = assert!(std::mem::size_of::<Sample>() == 68);
+
+impl Sample {
+    /// `score` and `result` (1.0 won, 0.5 drawn, 0.0 lost) are for the side to move.
+    pub fn new(pos: &Position, score: i16, result: f32) -> Sample {
+        let mut features = [0; MAX_ACTIVE];
+        let count = active_features(pos, pos.turn(), &mut features) as u8;
+        Sample {
+            features,
+            count,
+            result: (result * 2.0).round().clamp(0.0, 2.0) as u8,
+            score,
+        }
+    }
+
+    #[inline]
+    pub fn active(&self) -> &[u16] {
+        &self.features[..self.count as usize]
+    }
+}
+
+/// What loading skipped, for the report.
+#[derive(Clone, Debug, Default)]
+pub struct LoadStats {
+    pub samples: usize,
+    /// A record file ended inside its last record (the complete ones were read).
+    pub truncated: Vec<String>,
+}
+
+/// Reads a training file: game records (first byte the record magic) or text lines.
+pub fn load(path: &Path, out: &mut Vec<Sample>, stats: &mut LoadStats) -> Result<(), TrainError> {
+    let io = |e: std::io::Error| TrainError::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    };
+    let mut file = BufReader::new(std::fs::File::open(path).map_err(io)?);
+    let first = file.fill_buf().map_err(io)?.first().copied();
+    let before = out.len();
+    if first == Some(sable_chess::record::MAGIC) {
+        load_records(path, file, out, stats)?;
+    } else {
+        load_text(path, file, out)?;
+    }
+    stats.samples += out.len() - before;
+    Ok(())
+}
+
+fn load_records(
+    path: &Path,
+    file: impl Read,
+    out: &mut Vec<Sample>,
+    stats: &mut LoadStats,
+) -> Result<(), TrainError> {
+    for item in TrainingPositions::new(RecordReader::new(file), Filter::default()) {
+        match item {
+            Ok(tp) => out.push(Sample::new(&tp.pos, tp.score, tp.result)),
+            Err(e) if e.is_truncation() => {
+                stats.truncated.push(format!("{}: {e}", path.display()));
+                break;
+            }
+            Err(e) => {
+                return Err(TrainError::Data {
+                    path: path.display().to_string(),
+                    message: e.to_string(),
+                })
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `FEN | score | result`: the score in centipawns and the result (`1.0`, `0.5`, `0.0`,
+/// or `1-0`, `1/2-1/2`, `0-1`) both from White's side, as in bullet's text format.
+/// Blank lines and lines starting with `#` are skipped.
+fn load_text(path: &Path, file: impl BufRead, out: &mut Vec<Sample>) -> Result<(), TrainError> {
+    for (i, line) in file.lines().enumerate() {
+        let err = |message: String| TrainError::Data {
+            path: format!("{}:{}", path.display(), i + 1),
+            message,
+        };
+        let line = line.map_err(|e| err(e.to_string()))?;
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (pos, score, result) = parse_text_line(line).map_err(err)?;
+        out.push(Sample::new(&pos, score, result));
+    }
+    Ok(())
+}
+
+/// One text line as (position, score for the side to move, result for the side to move).
+pub fn parse_text_line(line: &str) -> Result<(Position, i16, f32), String> {
+    let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+    let [fen, score, result] = fields[..] else {
+        return Err(format!("expected 'FEN | score | result', got {line:?}"));
+    };
+    let pos = Position::from_fen(fen, CastlingMode::Standard).map_err(|e| e.to_string())?;
+    let score: i16 = score
+        .parse()
+        .map_err(|_| format!("score {score:?} is not a whole number of centipawns"))?;
+    let white = match result {
+        "1-0" => 1.0,
+        "0-1" => 0.0,
+        "1/2-1/2" => 0.5,
+        r => match r.parse::<f32>() {
+            Ok(v) if v == 0.0 || v == 0.5 || v == 1.0 => v,
+            _ => {
+                return Err(format!(
+                    "result {r:?} is not 1.0, 0.5, 0.0, 1-0, 1/2-1/2 or 0-1"
+                ))
+            }
+        },
+    };
+    Ok(match pos.turn() {
+        Color::White => (pos, score, white),
+        Color::Black => (pos, score.saturating_neg(), 1.0 - white),
+    })
+}

@@ -1,0 +1,116 @@
+//! The throughput yardstick for `sable train --bench`: the same network and loss
+//! computed the straightforward way, single-threaded, with each perspective's input as
+//! a dense 768-vector of zeros and ones multiplied by the whole weight matrix, and the
+//! whole matrix's gradient accumulated. It gives the same gradients as the sparse pass
+//! (a test checks), so the two speeds compare like with like.
+
+// Plain index loops on purpose: this is the textbook matrix-vector code being measured.
+#![allow(clippy::needless_range_loop)]
+
+use super::data::Sample;
+use super::model::{sigmoid, Params, K};
+use crate::nnue::{mirror_feature, INPUTS};
+
+/// Adds one sample's gradient into `grad` the dense way; returns its loss.
+pub fn backward_dense(p: &Params, sample: &Sample, wdl: f32, grad: &mut [f32]) -> f32 {
+    let h = p.hidden;
+    let (bias, ow, ob) = (p.ft_b_at(), p.out_w_at(), p.out_b_at());
+    let mut x = [[0.0f32; INPUTS]; 2];
+    for &f in sample.active() {
+        x[0][f as usize] = 1.0;
+        x[1][mirror_feature(f as usize)] = 1.0;
+    }
+    let mut acc = vec![vec![0.0f32; h]; 2];
+    let mut out = p.w[ob];
+    for side in 0..2 {
+        acc[side].copy_from_slice(&p.w[bias..bias + h]);
+        for (i, xi) in x[side].iter().enumerate() {
+            for j in 0..h {
+                acc[side][j] += xi * p.w[i * h + j];
+            }
+        }
+        for j in 0..h {
+            let c = acc[side][j].clamp(0.0, 1.0);
+            out += c * c * p.w[ow + side * h + j];
+        }
+    }
+    let q = sigmoid(out);
+    let target = wdl * sample.result as f32 / 2.0 + (1.0 - wdl) * sigmoid(sample.score as f32 / K);
+    let g = 2.0 * (q - target) * q * (1.0 - q);
+    grad[ob] += g;
+    for side in 0..2 {
+        let o = ow + side * h;
+        let mut d = vec![0.0f32; h];
+        for j in 0..h {
+            let a = acc[side][j];
+            let c = a.clamp(0.0, 1.0);
+            grad[o + j] += g * c * c;
+            d[j] = if a > 0.0 && a < 1.0 {
+                g * p.w[o + j] * 2.0 * a
+            } else {
+                0.0
+            };
+            grad[bias + j] += d[j];
+        }
+        for (i, xi) in x[side].iter().enumerate() {
+            for j in 0..h {
+                grad[i * h + j] += xi * d[j];
+            }
+        }
+    }
+    (q - target) * (q - target)
+}
+
+/// Gradient throughput in positions per second, measured on the same samples in one run.
+#[derive(Clone, Copy, Debug)]
+pub struct Throughput {
+    /// The trainer's sparse pass on one thread.
+    pub sparse_1: f64,
+    /// The trainer's sparse pass on `threads` threads.
+    pub sparse_n: f64,
+    pub threads: usize,
+    /// This module's dense pass on one thread.
+    pub dense_1: f64,
+}
+
+/// Times the gradient of every sample (in batches of `batch`, as training does, without
+/// the optimiser step) by the sparse trainer and by the dense reference.
+pub fn measure(
+    p: &Params,
+    samples: &[Sample],
+    wdl: f32,
+    threads: usize,
+    batch: usize,
+) -> Throughput {
+    let n = p.w.len();
+    let sparse = |threads: usize| {
+        let mut grads = vec![vec![0.0f32; n]; threads];
+        let mut scratch: Vec<_> = (0..threads)
+            .map(|_| super::Scratch::new(p.hidden))
+            .collect();
+        let mut grad = vec![0.0f32; n];
+        let start = std::time::Instant::now();
+        for chunk in samples.chunks(batch) {
+            let refs: Vec<&Sample> = chunk.iter().collect();
+            super::batch_gradient(p, &refs, wdl, &mut grads, &mut scratch, &mut grad);
+        }
+        samples.len() as f64 / start.elapsed().as_secs_f64().max(1e-9)
+    };
+    let sparse_1 = sparse(1);
+    let sparse_n = sparse(threads.max(1));
+    let mut grad = vec![0.0f32; n];
+    let start = std::time::Instant::now();
+    for chunk in samples.chunks(batch) {
+        grad.fill(0.0);
+        for s in chunk {
+            backward_dense(p, s, wdl, &mut grad);
+        }
+    }
+    let dense_1 = samples.len() as f64 / start.elapsed().as_secs_f64().max(1e-9);
+    Throughput {
+        sparse_1,
+        sparse_n,
+        threads: threads.max(1),
+        dense_1,
+    }
+}

@@ -1,0 +1,297 @@
+//! The trainer behind `sable train`: float training of the `(768 -> H) x 2 -> 1` net on
+//! positions from Sable's own games, with quantised export to the engine's net format.
+//!
+//! Samples are held in memory ([`data`]), split once into training and validation sets
+//! (seeded), and shuffled every epoch. The loss is the squared distance between
+//! `sigmoid(output / K)` and `wdl · result + (1 − wdl) · sigmoid(score / K)`. Each batch
+//! is split across threads; each thread sums its samples' gradients (only the active
+//! features' rows), and the partial sums are added in thread order, so a seed and a
+//! thread count give the same weights bit for bit. AdamW steps once per batch, with
+//! cosine decay; weights are clipped to what quantisation represents. After every epoch
+//! a checkpoint (atomic) and a quantised net are written to the output folder.
+
+pub mod adamw;
+pub mod checkpoint;
+pub mod data;
+pub mod dense;
+pub mod model;
+pub mod rng;
+
+use adamw::{cosine_lr, AdamW};
+use checkpoint::{write_atomic, Checkpoint};
+use data::Sample;
+use model::{Params, Scratch};
+use rng::Rng;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Why training stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    #[error("{path}: {message}")]
+    Io { path: String, message: String },
+    #[error("{path}: {message}")]
+    Data { path: String, message: String },
+    #[error("checkpoint {path}: {message}")]
+    Checkpoint { path: String, message: String },
+    #[error("{0}")]
+    Config(String),
+    #[error("quantised export: {0}")]
+    Net(#[from] crate::nnue::NetError),
+}
+
+/// Training settings.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    pub hidden: usize,
+    pub epochs: u32,
+    /// Stop after this many epochs have been done in all (for training in sessions;
+    /// the schedule still runs over `epochs`).
+    pub stop_after: Option<u32>,
+    pub batch: usize,
+    pub lr: f32,
+    /// Weight of the game result in the target (the rest is the score).
+    pub wdl: f32,
+    /// Fraction held out for validation.
+    pub val: f32,
+    pub threads: usize,
+    pub seed: u64,
+    /// Where checkpoints and nets go; `None` writes nothing (tests).
+    pub out_dir: Option<PathBuf>,
+}
+
+impl Default for TrainConfig {
+    fn default() -> TrainConfig {
+        TrainConfig {
+            hidden: 32,
+            epochs: 10,
+            stop_after: None,
+            batch: 16_384,
+            lr: 0.001,
+            wdl: 0.25,
+            val: 0.02,
+            threads: 1,
+            seed: 1,
+            out_dir: None,
+        }
+    }
+}
+
+/// What the trainer tells while it runs.
+#[derive(Clone, Debug)]
+pub enum TrainEvent {
+    /// After each batch.
+    Batch {
+        epoch: u32,
+        done: usize,
+        total: usize,
+        positions_per_s: f64,
+    },
+    Epoch(EpochReport),
+}
+
+#[derive(Clone, Debug)]
+pub struct EpochReport {
+    pub epoch: u32,
+    pub train_loss: f64,
+    pub val_loss: f64,
+    pub positions_per_s: f64,
+    pub lr: f32,
+    /// The quantised net written after this epoch, if any.
+    pub net: Option<PathBuf>,
+}
+
+/// The result of a run.
+pub struct Trained {
+    pub state: Checkpoint,
+    pub reports: Vec<EpochReport>,
+}
+
+/// Splits `samples` (in load order) into training and validation sets, seeded.
+pub fn split(mut samples: Vec<Sample>, val: f32, seed: u64) -> (Vec<Sample>, Vec<Sample>) {
+    Rng(seed ^ 0x5EED_5A17).shuffle(&mut samples);
+    let n_val = ((samples.len() as f64 * val as f64).round() as usize).min(samples.len());
+    let val_set = samples.split_off(samples.len() - n_val);
+    (samples, val_set)
+}
+
+/// The starting state for `cfg`: random weights from the seed.
+pub fn fresh(cfg: &TrainConfig) -> Checkpoint {
+    let mut rng = Rng(cfg.seed);
+    let params = Params::random(cfg.hidden, &mut rng);
+    let opt = AdamW::new(params.w.len());
+    Checkpoint {
+        params,
+        opt,
+        epochs_done: 0,
+        rng,
+    }
+}
+
+/// Mean loss over `samples`, split across threads (summed in thread order).
+pub fn mean_loss(params: &Params, samples: &[Sample], wdl: f32, threads: usize) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let chunk = samples.len().div_ceil(threads.max(1));
+    let sums: Vec<f64> = std::thread::scope(|s| {
+        let handles: Vec<_> = samples
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut scratch = Scratch::new(params.hidden);
+                    part.iter()
+                        .map(|x| params.loss(x, wdl, &mut scratch) as f64)
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("loss thread"))
+            .collect()
+    });
+    sums.iter().sum::<f64>() / samples.len() as f64
+}
+
+/// One batch's gradient (mean over the batch) into `grad`, split across `grads.len()`
+/// threads; returns the batch's summed loss.
+fn batch_gradient(
+    params: &Params,
+    batch: &[&Sample],
+    wdl: f32,
+    grads: &mut [Vec<f32>],
+    scratch: &mut [Scratch],
+    grad: &mut [f32],
+) -> f64 {
+    let chunk = batch.len().div_ceil(grads.len());
+    let losses: Vec<f64> = std::thread::scope(|s| {
+        let handles: Vec<_> = batch
+            .chunks(chunk)
+            .zip(grads.iter_mut().zip(scratch.iter_mut()))
+            .map(|(part, (g, sc))| {
+                s.spawn(move || {
+                    g.fill(0.0);
+                    part.iter()
+                        .map(|x| params.backward(x, wdl, g, sc) as f64)
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("gradient thread"))
+            .collect()
+    });
+    let used = batch.len().div_ceil(chunk);
+    grad.copy_from_slice(&grads[0]);
+    for g in &grads[1..used] {
+        for (a, b) in grad.iter_mut().zip(g) {
+            *a += b;
+        }
+    }
+    let scale = 1.0 / batch.len() as f32;
+    for a in grad.iter_mut() {
+        *a *= scale;
+    }
+    losses.iter().sum()
+}
+
+/// Trains from `state` (fresh or resumed) until `cfg.epochs` (or `cfg.stop_after`).
+pub fn train(
+    cfg: &TrainConfig,
+    mut state: Checkpoint,
+    train_set: &[Sample],
+    val_set: &[Sample],
+    mut on_event: impl FnMut(&TrainEvent),
+) -> Result<Trained, TrainError> {
+    if state.params.hidden != cfg.hidden {
+        return Err(TrainError::Config(format!(
+            "the checkpoint has hidden size {}, not {}",
+            state.params.hidden, cfg.hidden
+        )));
+    }
+    if train_set.is_empty() || cfg.batch == 0 || cfg.threads == 0 {
+        return Err(TrainError::Config(
+            "nothing to train on (no samples, batch 0 or threads 0)".into(),
+        ));
+    }
+    if let Some(dir) = &cfg.out_dir {
+        std::fs::create_dir_all(dir).map_err(|e| TrainError::Io {
+            path: dir.display().to_string(),
+            message: e.to_string(),
+        })?;
+    }
+    let n = state.params.w.len();
+    let mut grads = vec![vec![0.0f32; n]; cfg.threads];
+    let mut scratch: Vec<Scratch> = (0..cfg.threads).map(|_| Scratch::new(cfg.hidden)).collect();
+    let mut grad = vec![0.0f32; n];
+    let mut order: Vec<u32> = Vec::with_capacity(train_set.len());
+    let mut batch: Vec<&Sample> = Vec::with_capacity(cfg.batch);
+    let batches = train_set.len().div_ceil(cfg.batch) as u64;
+    let total_steps = batches * cfg.epochs as u64;
+    let last = cfg.stop_after.unwrap_or(cfg.epochs).min(cfg.epochs);
+    let mut reports = Vec::new();
+    while state.epochs_done < last {
+        let epoch = state.epochs_done + 1;
+        let start = Instant::now();
+        order.clear();
+        order.extend(0..train_set.len() as u32);
+        state.rng.shuffle(&mut order);
+        let mut loss_sum = 0.0;
+        let mut lr = cfg.lr;
+        for (b, idx) in order.chunks(cfg.batch).enumerate() {
+            batch.clear();
+            batch.extend(idx.iter().map(|&i| &train_set[i as usize]));
+            loss_sum += batch_gradient(
+                &state.params,
+                &batch,
+                cfg.wdl,
+                &mut grads,
+                &mut scratch,
+                &mut grad,
+            );
+            lr = cosine_lr(cfg.lr, state.opt.step, total_steps);
+            state.opt.step(&mut state.params.w, &grad, lr);
+            state.params.clip();
+            let done = ((b + 1) * cfg.batch).min(train_set.len());
+            on_event(&TrainEvent::Batch {
+                epoch,
+                done,
+                total: train_set.len(),
+                positions_per_s: done as f64 / start.elapsed().as_secs_f64().max(1e-9),
+            });
+        }
+        let positions_per_s = train_set.len() as f64 / start.elapsed().as_secs_f64().max(1e-9);
+        state.epochs_done = epoch;
+        let net = match &cfg.out_dir {
+            Some(dir) => Some(save_epoch(dir, &state)?),
+            None => None,
+        };
+        let report = EpochReport {
+            epoch,
+            train_loss: loss_sum / train_set.len() as f64,
+            val_loss: mean_loss(&state.params, val_set, cfg.wdl, cfg.threads),
+            positions_per_s,
+            lr,
+            net,
+        };
+        on_event(&TrainEvent::Epoch(report.clone()));
+        reports.push(report);
+    }
+    if let Some(dir) = &cfg.out_dir {
+        write_atomic(
+            &dir.join("final.nnue"),
+            &state.params.quantise()?.to_bytes(),
+        )?;
+    }
+    Ok(Trained { state, reports })
+}
+
+/// The checkpoint and the quantised net after an epoch; returns the net's path.
+fn save_epoch(dir: &Path, state: &Checkpoint) -> Result<PathBuf, TrainError> {
+    state.save(&dir.join("checkpoint.ckpt"))?;
+    let net = dir.join(format!("epoch-{:03}.nnue", state.epochs_done));
+    write_atomic(&net, &state.params.quantise()?.to_bytes())?;
+    Ok(net)
+}

@@ -1,0 +1,213 @@
+//! The float network the trainer optimises: the same `(768 -> H) x 2 -> 1` SCReLU net
+//! as inference, with activations clamped to `[0, 1]` (1.0 = QA), its sparse forward and
+//! backward pass for one sample, and quantisation into the engine's [`Network`].
+//!
+//! All parameters live in one flat vector, `[feature weights (768·H) | feature biases
+//! (H) | output weights (2H) | output bias]`, so the optimiser and checkpoints treat
+//! them as one array.
+
+use super::data::Sample;
+use super::rng::Rng;
+use crate::nnue::{active_features, mirror_feature, NetError, Network, INPUTS, MAX_ACTIVE};
+use crate::nnue::{QA, QB, SCALE};
+use sable_chess::Position;
+
+/// Largest |weight| of the feature transformer and the output layer. Output weights
+/// become `round(w·QB)` and the SCReLU kernel multiplies `QA · w·QB` in 16 bits, so
+/// |w| < 32767 / (255·64) ≈ 2.008; feature weights become `round(w·QA)` and at most 32
+/// of them plus a bias are summed in `i16`, which allows 32767 / 255 / 33 ≈ 3.89. One
+/// bound below both, the one bullet uses, keeps every quantised sum exact.
+pub const CLIP: f32 = 1.98;
+
+/// Sigmoid scale: a score of `K` centipawns is a 73 % expectation.
+pub const K: f32 = SCALE as f32;
+
+#[inline]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The parameters, flat (see the module comment).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params {
+    pub hidden: usize,
+    pub w: Vec<f32>,
+}
+
+/// Reusable per-thread space for one sample's activations.
+pub struct Scratch {
+    acc: [Vec<f32>; 2],
+}
+
+impl Scratch {
+    pub fn new(hidden: usize) -> Scratch {
+        Scratch {
+            acc: [vec![0.0; hidden], vec![0.0; hidden]],
+        }
+    }
+}
+
+impl Params {
+    pub fn len(hidden: usize) -> usize {
+        INPUTS * hidden + hidden + 2 * hidden + 1
+    }
+
+    /// Small random weights: feature weights in ±0.1 (about 30 are active, so sums
+    /// start well inside the clamp), output weights in ±1/sqrt(2H), biases zero.
+    pub fn random(hidden: usize, rng: &mut Rng) -> Params {
+        let mut p = Params {
+            hidden,
+            w: vec![0.0; Params::len(hidden)],
+        };
+        for w in &mut p.w[..INPUTS * hidden] {
+            *w = 0.1 * rng.symmetric();
+        }
+        let o = p.out_w_at();
+        let scale = 1.0 / ((2 * hidden) as f32).sqrt();
+        for w in &mut p.w[o..o + 2 * hidden] {
+            *w = scale * rng.symmetric();
+        }
+        p
+    }
+
+    #[inline]
+    pub fn ft_b_at(&self) -> usize {
+        INPUTS * self.hidden
+    }
+    #[inline]
+    pub fn out_w_at(&self) -> usize {
+        INPUTS * self.hidden + self.hidden
+    }
+    #[inline]
+    pub fn out_b_at(&self) -> usize {
+        INPUTS * self.hidden + 3 * self.hidden
+    }
+
+    /// Clamps to what quantisation represents exactly ([`CLIP`]; the output bias is free).
+    pub fn clip(&mut self) {
+        let ob = self.out_b_at();
+        for w in &mut self.w[..ob] {
+            *w = w.clamp(-CLIP, CLIP);
+        }
+    }
+
+    /// The raw output (1.0 = [`SCALE`] centipawns) for the side to move, from the side to
+    /// move's active features. Leaves the accumulators in `s`.
+    pub fn forward(&self, active: &[u16], s: &mut Scratch) -> f32 {
+        let h = self.hidden;
+        let (bias, ow) = (self.ft_b_at(), self.out_w_at());
+        let mut out = self.w[self.out_b_at()];
+        for (side, acc) in s.acc.iter_mut().enumerate() {
+            acc.copy_from_slice(&self.w[bias..bias + h]);
+            for &f in active {
+                let f = if side == 0 {
+                    f as usize
+                } else {
+                    mirror_feature(f as usize)
+                };
+                for (a, w) in acc.iter_mut().zip(&self.w[f * h..(f + 1) * h]) {
+                    *a += w;
+                }
+            }
+            let weights = &self.w[ow + side * h..ow + (side + 1) * h];
+            for (a, w) in acc.iter().zip(weights) {
+                let c = a.clamp(0.0, 1.0);
+                out += c * c * w;
+            }
+        }
+        out
+    }
+
+    /// Adds one sample's loss gradient into `grad` (same layout); returns its loss.
+    /// Only the rows of its active features are touched.
+    pub fn backward(&self, sample: &Sample, wdl: f32, grad: &mut [f32], s: &mut Scratch) -> f32 {
+        let h = self.hidden;
+        let active = sample.active();
+        let out = self.forward(active, s);
+        let p = sigmoid(out);
+        let target =
+            wdl * sample.result as f32 / 2.0 + (1.0 - wdl) * sigmoid(sample.score as f32 / K);
+        let err = p - target;
+        let g = 2.0 * err * p * (1.0 - p);
+        let (bias, ow, ob) = (self.ft_b_at(), self.out_w_at(), self.out_b_at());
+        grad[ob] += g;
+        for (side, acc) in s.acc.iter_mut().enumerate() {
+            let o = ow + side * h;
+            for i in 0..h {
+                let a = acc[i];
+                let c = a.clamp(0.0, 1.0);
+                grad[o + i] += g * c * c;
+                // d/da of clamp(a)^2 is 2a inside (0, 1), else 0; reuse `acc` for it.
+                acc[i] = if a > 0.0 && a < 1.0 {
+                    g * self.w[o + i] * 2.0 * a
+                } else {
+                    0.0
+                };
+            }
+            for (gb, d) in grad[bias..bias + h].iter_mut().zip(acc.iter()) {
+                *gb += d;
+            }
+            for &f in active {
+                let f = if side == 0 {
+                    f as usize
+                } else {
+                    mirror_feature(f as usize)
+                };
+                for (gw, d) in grad[f * h..(f + 1) * h].iter_mut().zip(acc.iter()) {
+                    *gw += d;
+                }
+            }
+        }
+        err * err
+    }
+
+    /// The loss of one sample without gradients.
+    pub fn loss(&self, sample: &Sample, wdl: f32, s: &mut Scratch) -> f32 {
+        let p = sigmoid(self.forward(sample.active(), s));
+        let target =
+            wdl * sample.result as f32 / 2.0 + (1.0 - wdl) * sigmoid(sample.score as f32 / K);
+        (p - target) * (p - target)
+    }
+
+    /// Centipawns for the side to move of `pos`, in floating point.
+    pub fn evaluate(&self, pos: &Position) -> f32 {
+        let mut features = [0; MAX_ACTIVE];
+        let n = active_features(pos, pos.turn(), &mut features);
+        let mut s = Scratch::new(self.hidden);
+        self.forward(&features[..n], &mut s) * K
+    }
+
+    /// The engine's integer network: feature weights and biases times QA, output
+    /// weights times QB, output bias times QA·QB, rounded.
+    pub fn quantise(&self) -> Result<Network, NetError> {
+        let q = |w: &[f32], m: i32| -> Vec<i16> {
+            w.iter()
+                .map(|&x| {
+                    (x * m as f32)
+                        .round()
+                        .clamp(i16::MIN as f32, i16::MAX as f32) as i16
+                })
+                .collect()
+        };
+        let (bias, ow, ob) = (self.ft_b_at(), self.out_w_at(), self.out_b_at());
+        Network::from_parts(
+            self.hidden,
+            q(&self.w[..bias], QA),
+            q(&self.w[bias..ow], QA),
+            q(&self.w[ow..ob], QB),
+            (self.w[ob] * (QA * QB) as f32).round() as i32,
+        )
+    }
+
+    /// The float net with the quantised net's weights (divided back): the reference the
+    /// integer inference is compared against.
+    pub fn dequantised(net: &Network) -> Params {
+        let h = net.hidden();
+        let mut w = Vec::with_capacity(Params::len(h));
+        w.extend(net.ft_weights.iter().map(|&x| x as f32 / QA as f32));
+        w.extend(net.ft_bias.iter().map(|&x| x as f32 / QA as f32));
+        w.extend(net.out_weights.iter().map(|&x| x as f32 / QB as f32));
+        w.push(net.out_bias as f32 / (QA * QB) as f32);
+        Params { hidden: h, w }
+    }
+}

@@ -1,0 +1,428 @@
+//! NNUE inference against independent references: the lazily updated accumulators
+//! against sums computed here from the board, the integer output against a float
+//! network with the same weights, AVX2 against the portable kernels, the file loader
+//! against damaged files, and searches with a network.
+
+use sable_chess::{CastlingMode, Color, Move, MoveKind, Position};
+use sable_engine::nnue::train::model::Params;
+use sable_engine::nnue::train::rng::Rng;
+use sable_engine::nnue::{Backend, NetError, Network, NnueStack, INPUTS};
+use sable_engine::{Engine, ScoreReport, SearchLimits};
+use std::sync::Arc;
+
+fn random_net(hidden: usize, seed: u64) -> Network {
+    Params::random(hidden, &mut Rng(seed)).quantise().unwrap()
+}
+
+/// Both perspectives' sums computed here, in `i32`, with the feature index written out
+/// from its definition (not the library's `feature`).
+fn reference_sums(net: &Network, pos: &Position) -> [Vec<i16>; 2] {
+    let h = net.hidden();
+    let mut out = [Vec::new(), Vec::new()];
+    for (c, persp) in [Color::White, Color::Black].into_iter().enumerate() {
+        let mut acc: Vec<i32> = net.feature_biases().iter().map(|&b| b as i32).collect();
+        for sq in pos.occupied() {
+            let p = pos.piece_at(sq).unwrap();
+            let rel = if p.color() == persp { 0 } else { 1 };
+            let rank = sq.index() / 8;
+            let file = sq.index() % 8;
+            let rank = if persp == Color::Black {
+                7 - rank
+            } else {
+                rank
+            };
+            let f = rel * 384 + p.role().index() * 64 + rank * 8 + file;
+            assert!(f < INPUTS);
+            for (a, w) in acc.iter_mut().zip(net.feature_weights(f)) {
+                *a += *w as i32;
+            }
+        }
+        assert_eq!(acc.len(), h);
+        out[c] = acc.into_iter().map(|x| i16::try_from(x).unwrap()).collect();
+    }
+    out
+}
+
+fn check(stack: &mut NnueStack, net: &Network, pos: &Position, what: &str) {
+    let want = reference_sums(net, pos);
+    let (w, b) = stack.sums();
+    assert!(
+        w == &want[0][..] && b == &want[1][..],
+        "{what}: {}",
+        pos.fen()
+    );
+}
+
+#[derive(Default, Debug)]
+struct Seen {
+    castle_short: usize,
+    castle_long: usize,
+    en_passant: usize,
+    promotions: [usize; 4],
+    nulls: usize,
+    captures: usize,
+}
+
+/// Random games from `start`; moves of rare kinds are preferred when available, and
+/// accumulators are compared only on some plies so the lazy catch-up spans several.
+fn play(start: Position, net: &Arc<Network>, rng: &mut Rng, seen: &mut Seen) {
+    let mut stack = NnueStack::new(net.clone(), 300);
+    let mut pos = start;
+    stack.reset(&pos);
+    check(&mut stack, net, &pos, "root");
+    let mut path: Vec<(Move, sable_chess::Undo, Position)> = Vec::new();
+    for ply in 0..200 {
+        let moves = pos.legal_moves();
+        if moves.is_empty() || pos.halfmoves() >= 100 {
+            break;
+        }
+        if !pos.in_check() && rng.below(10) == 0 {
+            let undo = pos.make_null();
+            stack.push_null();
+            check(&mut stack, net, &pos, "after a null move");
+            pos.unmake_null(&undo);
+            stack.pop();
+            seen.nulls += 1;
+        }
+        let special: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| m.kind() != MoveKind::Normal)
+            .collect();
+        let m = if !special.is_empty() && rng.below(2) == 0 {
+            special[rng.below(special.len())]
+        } else {
+            moves.as_slice()[rng.below(moves.len())]
+        };
+        match m.kind() {
+            MoveKind::Castle if m.to().index() > m.from().index() => seen.castle_short += 1,
+            MoveKind::Castle => seen.castle_long += 1,
+            MoveKind::EnPassant => seen.en_passant += 1,
+            MoveKind::Promotion(r) => seen.promotions[r.index() - 1] += 1,
+            MoveKind::Normal => {}
+        }
+        seen.captures += pos.is_capture(m) as usize;
+        let before = pos.clone();
+        stack.push_move(&pos, m);
+        let undo = pos.make(m);
+        if ply % 3 != 1 {
+            check(&mut stack, net, &pos, "after a move");
+        }
+        path.push((m, undo, before));
+    }
+    // Back down the path: every frame still matches its position.
+    while let Some((m, undo, before)) = path.pop() {
+        pos.unmake(m, &undo);
+        stack.pop();
+        assert_eq!(pos, before);
+        check(&mut stack, net, &pos, "after unmake");
+    }
+}
+
+#[test]
+fn incremental_accumulators_equal_a_fresh_computation() {
+    let net = Arc::new(random_net(32, 7));
+    let mut rng = Rng(42);
+    let mut seen = Seen::default();
+    let fens = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N w - - 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ];
+    for _ in 0..10 {
+        play(Position::startpos(), &net, &mut rng, &mut seen);
+        for fen in fens {
+            play(
+                Position::from_fen(fen, CastlingMode::Standard).unwrap(),
+                &net,
+                &mut rng,
+                &mut seen,
+            );
+        }
+    }
+    for n in (0..960).step_by(37) {
+        play(
+            Position::chess960_start(n).unwrap(),
+            &net,
+            &mut rng,
+            &mut seen,
+        );
+    }
+    assert!(seen.castle_short > 10 && seen.castle_long > 10, "{seen:?}");
+    assert!(
+        seen.en_passant > 5 && seen.nulls > 100 && seen.captures > 100,
+        "{seen:?}"
+    );
+    assert!(seen.promotions.iter().all(|&n| n > 3), "{seen:?}");
+}
+
+/// The float network of the same (dequantised) weights, written out plainly.
+fn float_eval(net: &Network, pos: &Position) -> f64 {
+    let h = net.hidden();
+    let sums = reference_sums(net, pos);
+    let us = pos.turn().index();
+    let w = net.output_weights();
+    let mut out = net.output_bias() as f64 / (255.0 * 64.0);
+    for (half, side) in [us, 1 - us].into_iter().enumerate() {
+        for i in 0..h {
+            let a = (sums[side][i] as f64 / 255.0).clamp(0.0, 1.0);
+            out += a * a * w[half * h + i] as f64 / 64.0;
+        }
+    }
+    out * 400.0
+}
+
+fn positions(n: usize, seed: u64) -> Vec<Position> {
+    let mut rng = Rng(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut pos = Position::startpos();
+        for _ in 0..rng.below(120) {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.make(moves.as_slice()[rng.below(moves.len())]);
+        }
+        out.push(pos);
+    }
+    out
+}
+
+#[test]
+fn quantised_output_is_within_a_centipawn_of_the_float_network() {
+    // Integer sums are exact; only the two truncating divisions (by QA, then by
+    // QA·QB/400) lose anything: less than 400/16320 + 1 cp.
+    for (hidden, seed) in [(16, 1), (32, 2), (64, 3), (256, 4)] {
+        let net = random_net(hidden, seed);
+        for pos in positions(300, seed) {
+            let f = float_eval(&net, &pos);
+            let q = net.evaluate(&pos) as f64;
+            assert!(
+                (f - q).abs() <= 1.03,
+                "hidden {hidden}: float {f}, int {q} in {}",
+                pos.fen()
+            );
+        }
+    }
+}
+
+#[test]
+fn avx2_and_portable_kernels_agree_bit_for_bit() {
+    let Some(avx2) = Backend::avx2() else {
+        eprintln!("no AVX2 on this CPU: only the portable kernels exist here");
+        return;
+    };
+    let mut rng = Rng(9);
+    for len in [16, 32, 48, 256, 1024] {
+        for _ in 0..200 {
+            // Extreme values too: the sums must wrap identically.
+            let v = |rng: &mut Rng| match rng.below(4) {
+                0 => i16::MIN + rng.below(4) as i16,
+                1 => i16::MAX - rng.below(4) as i16,
+                _ => (rng.next_u64() as i16) >> rng.below(12),
+            };
+            let x: Vec<i16> = (0..len).map(|_| v(&mut rng)).collect();
+            let w: Vec<i16> = (0..len)
+                .map(|_| (rng.next_u64() % 257) as i16 - 128)
+                .collect();
+            assert_eq!(
+                Backend::Portable.screlu_dot(&x, &w),
+                avx2.screlu_dot(&x, &w)
+            );
+            let rows: Vec<Vec<i16>> = (0..4)
+                .map(|_| (0..len).map(|_| v(&mut rng)).collect())
+                .collect();
+            let (adds, subs) = ([&rows[0][..], &rows[1][..]], [&rows[2][..], &rows[3][..]]);
+            let (mut a, mut b) = (vec![0; len], vec![0; len]);
+            for (na, ns) in [(1, 1), (1, 2), (2, 2), (0, 0), (2, 1)] {
+                Backend::Portable.update(&mut a, &x, &adds[..na], &subs[..ns]);
+                avx2.update(&mut b, &x, &adds[..na], &subs[..ns]);
+                assert_eq!(a, b);
+            }
+        }
+    }
+    for hidden in [32, 128] {
+        let net = Arc::new(random_net(hidden, 11));
+        let (mut p, mut s) = (
+            NnueStack::new(net.clone(), 4),
+            NnueStack::new(net.clone(), 4),
+        );
+        p.set_backend(Backend::Portable);
+        s.set_backend(avx2);
+        for pos in positions(500, hidden as u64) {
+            p.reset(&pos);
+            s.reset(&pos);
+            assert_eq!(p.evaluate(&pos), s.evaluate(&pos), "{}", pos.fen());
+        }
+    }
+}
+
+#[test]
+fn damaged_net_files_are_refused_with_the_reason() {
+    let good = random_net(32, 5).to_bytes();
+    assert_eq!(Network::from_bytes(&good).unwrap(), random_net(32, 5));
+    assert_eq!(good.len(), 24 + 1542 * 32);
+    let refuse = |bytes: &[u8]| Network::from_bytes(bytes).unwrap_err();
+    assert!(matches!(
+        refuse(&good[..10]),
+        NetError::TooShort { len: 10 }
+    ));
+    assert!(matches!(
+        refuse(&good[..good.len() - 1]),
+        NetError::WrongSize { hidden: 32, .. }
+    ));
+    let mut longer = good.clone();
+    longer.push(0);
+    assert!(matches!(refuse(&longer), NetError::WrongSize { .. }));
+    let mut flipped = good.clone();
+    flipped[1000] ^= 4;
+    assert!(matches!(refuse(&flipped), NetError::Checksum { .. }));
+    let mut magic = good.clone();
+    magic[0] = b'X';
+    assert!(matches!(refuse(&magic), NetError::BadMagic { .. }));
+    let mut version = good.clone();
+    version[4] = 9;
+    assert!(matches!(refuse(&version), NetError::Version { found: 9 }));
+    let mut hidden = good.clone();
+    hidden[6] = 17;
+    assert!(matches!(refuse(&hidden), NetError::Hidden { found: 17 }));
+    let mut qa = good.clone();
+    qa[8] = 0;
+    assert!(matches!(refuse(&qa), NetError::Quantisation { .. }));
+    // Weights whose sums could overflow the kernels: refused by the range check.
+    let h = 16;
+    let big = Network::from_parts(h, vec![2000; 768 * h], vec![0; h], vec![1; 2 * h], 0);
+    assert!(matches!(big, Err(NetError::Range(_))));
+    let wide = Network::from_parts(h, vec![1; 768 * h], vec![0; h], vec![200; 2 * h], 0);
+    assert!(matches!(wide, Err(NetError::Range(_))));
+    // A net compiled in (nets/default.nnue) must itself load.
+    if let Some(bytes) = sable_engine::nnue::EMBEDDED {
+        Network::from_bytes(bytes).expect("the embedded net loads");
+    }
+    let err = Network::load(std::path::Path::new("/nonexistent/net.nnue")).unwrap_err();
+    assert!(err.to_string().contains("/nonexistent/net.nnue"), "{err}");
+    // Every message names what is wrong.
+    assert!(refuse(&flipped).to_string().contains("checksum"));
+    assert!(refuse(&good[..good.len() - 1])
+        .to_string()
+        .contains("wrong size"));
+}
+
+fn temp_net(name: &str, net: &Network) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("sable-nnue-test-{}-{name}", std::process::id()));
+    std::fs::write(&path, net.to_bytes()).unwrap();
+    path
+}
+
+#[test]
+fn engine_keeps_its_network_when_an_eval_file_is_refused() {
+    let mut engine = Engine::new();
+    let path = temp_net("keep.nnue", &random_net(32, 3));
+    engine.set_eval_file(path.to_str().unwrap()).unwrap();
+    engine.set_use_nnue(true).unwrap();
+    let before = engine.network().unwrap().clone();
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[500] ^= 1;
+    let bad = std::env::temp_dir().join(format!("sable-nnue-test-{}-bad.nnue", std::process::id()));
+    std::fs::write(&bad, &bytes).unwrap();
+    let err = engine.set_eval_file(bad.to_str().unwrap()).unwrap_err();
+    assert!(err.to_string().contains("checksum"), "{err}");
+    assert!(Arc::ptr_eq(engine.network().unwrap(), &before));
+    engine.set_use_nnue(false).unwrap();
+    assert!(engine.network().is_none());
+    let _ = std::fs::remove_file(path);
+    let _ = std::fs::remove_file(bad);
+}
+
+#[test]
+fn search_with_a_network_finds_mate_and_plays_legal_moves() {
+    let mut engine = Engine::new();
+    let path = temp_net("search.nnue", &random_net(32, 8));
+    engine.set_eval_file(path.to_str().unwrap()).unwrap();
+    engine.set_use_nnue(true).unwrap();
+    // Mate in 2: 1. Nf6+ gxf6 2. Bxf7#.
+    let fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+    engine.set_position(Some(fen), &[]).unwrap();
+    let r = engine.search(SearchLimits::depth(6), |_| {}).unwrap();
+    assert_eq!(r.score, ScoreReport::Mate(2), "{r:?}");
+    assert_eq!(r.best.unwrap().to_uci(false).to_string(), "d5f6", "{r:?}");
+    // Legal moves through a game against itself.
+    engine.new_game().unwrap();
+    let mut pos = Position::startpos();
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..20 {
+        let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+        engine.set_position(None, &refs).unwrap();
+        if pos.legal_moves().is_empty() {
+            break;
+        }
+        let limits = SearchLimits {
+            nodes: Some(3000),
+            ..SearchLimits::default()
+        };
+        let best = engine.search(limits, |_| {}).unwrap().best.unwrap();
+        assert!(
+            pos.legal_moves().contains(best),
+            "{best:?} in {}",
+            pos.fen()
+        );
+        moves.push(best.to_uci(false).to_string());
+        pos.make(best);
+    }
+    let _ = std::fs::remove_file(path);
+}
+
+/// The measured reason for the AVX2 kernels (run by hand with `-- --ignored
+/// --nocapture`): incremental updates plus evaluation along random games, per backend.
+#[test]
+#[ignore]
+fn speed_of_the_backends() {
+    let Some(avx2) = Backend::avx2() else {
+        return;
+    };
+    let games: Vec<Vec<Move>> = (0..200)
+        .map(|g| {
+            let mut rng = Rng(g);
+            let mut pos = Position::startpos();
+            let mut line = Vec::new();
+            for _ in 0..100 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves.as_slice()[rng.below(moves.len())];
+                line.push(m);
+                pos.make(m);
+            }
+            line
+        })
+        .collect();
+    for hidden in [32, 64, 256] {
+        let net = Arc::new(random_net(hidden, 1));
+        for backend in [Backend::Portable, avx2] {
+            let mut stack = NnueStack::new(net.clone(), 128);
+            stack.set_backend(backend);
+            let (mut n, mut sum) = (0u64, 0i64);
+            let start = std::time::Instant::now();
+            for _ in 0..5 {
+                for line in &games {
+                    let mut pos = Position::startpos();
+                    stack.reset(&pos);
+                    for &m in line {
+                        stack.push_move(&pos, m);
+                        pos.make(m);
+                        sum += stack.evaluate(&pos) as i64;
+                        n += 1;
+                    }
+                }
+            }
+            let secs = start.elapsed().as_secs_f64();
+            eprintln!(
+                "hidden {hidden} {backend:?}: {:.0} ns per update+eval ({sum})",
+                secs * 1e9 / n as f64
+            );
+        }
+    }
+}

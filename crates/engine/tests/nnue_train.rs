@@ -1,0 +1,247 @@
+//! The NNUE trainer: it learns (validation loss falls on positions labelled by the
+//! hand-crafted evaluation), resumes bit for bit, is deterministic for a seed and thread
+//! count, its sparse gradient equals the dense reference's, it reads game records through
+//! the training filter and the text format, and its quantised export stays close to the
+//! float net.
+
+use sable_chess::record::{GameRecord, GameResult, Ply, Score, Termination};
+use sable_chess::{Color, Position};
+use sable_engine::eval::Evaluator;
+use sable_engine::nnue::train::checkpoint::Checkpoint;
+use sable_engine::nnue::train::data::{self, LoadStats, Sample};
+use sable_engine::nnue::train::model::{Params, Scratch};
+use sable_engine::nnue::train::rng::Rng;
+use sable_engine::nnue::train::{self as trainer, dense, TrainConfig};
+use sable_engine::nnue::Network;
+
+/// Positions of random games, scored by the hand-crafted evaluation; the "result" is
+/// what that score predicts (won above 200 cp, lost below -200, else drawn).
+fn fixture(n: usize, seed: u64) -> Vec<(Position, i16, f32)> {
+    let mut rng = Rng(seed);
+    let mut eval = Evaluator::new();
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut pos = Position::startpos();
+        for _ in 0..rng.below(80) + 4 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.make(moves.as_slice()[rng.below(moves.len())]);
+        }
+        if pos.in_check() || pos.legal_moves().is_empty() {
+            continue;
+        }
+        let cp = eval.evaluate(&pos).clamp(-3000, 3000) as i16;
+        let result = if cp > 200 {
+            1.0
+        } else if cp < -200 {
+            0.0
+        } else {
+            0.5
+        };
+        out.push((pos, cp, result));
+    }
+    out
+}
+
+fn samples(n: usize, seed: u64) -> Vec<Sample> {
+    fixture(n, seed)
+        .iter()
+        .map(|(p, s, r)| Sample::new(p, *s, *r))
+        .collect()
+}
+
+fn config() -> TrainConfig {
+    TrainConfig {
+        hidden: 16,
+        epochs: 4,
+        batch: 128,
+        lr: 0.01,
+        wdl: 0.25,
+        val: 0.1,
+        threads: 2,
+        seed: 3,
+        ..TrainConfig::default()
+    }
+}
+
+#[test]
+fn training_lowers_the_validation_loss() {
+    let cfg = config();
+    let (train, val) = trainer::split(samples(4000, 1), cfg.val, cfg.seed);
+    let start = trainer::fresh(&cfg);
+    let before = trainer::mean_loss(&start.params, &val, cfg.wdl, 1);
+    let mut epochs = Vec::new();
+    let done = trainer::train(&cfg, start, &train, &val, |e| {
+        if let trainer::TrainEvent::Epoch(r) = e {
+            epochs.push(r.val_loss);
+        }
+    })
+    .unwrap();
+    let after = done.reports.last().unwrap().val_loss;
+    eprintln!("validation loss {before:.5} -> {epochs:?}");
+    assert_eq!(epochs.len(), 4);
+    assert!(after < 0.6 * before, "validation loss {before} -> {after}");
+    // The quantised export evaluates like the float net it came from, up to rounding:
+    // mostly the output weights' (steps of 1/QB = 1/64, each off by up to 1/128, times
+    // an activation up to 1, times 400 cp, over 2H = 32 of them: about 3 cp each at the
+    // worst, and they partly cancel). On these lopsided random positions it stays under 40.
+    let net = done.state.params.quantise().unwrap();
+    let mut worst = 0.0f32;
+    for (pos, _, _) in fixture(300, 77) {
+        let f = done.state.params.evaluate(&pos);
+        worst = worst.max((f - net.evaluate(&pos) as f32).abs());
+    }
+    eprintln!("largest float vs quantised difference: {worst:.2} cp");
+    assert!(worst < 40.0, "{worst}");
+}
+
+#[test]
+fn resuming_from_a_checkpoint_continues_exactly() {
+    let dir = std::env::temp_dir().join(format!("sable-train-test-{}", std::process::id()));
+    let mut cfg = config();
+    cfg.epochs = 2;
+    let (train, val) = trainer::split(samples(1500, 2), cfg.val, cfg.seed);
+    let whole = trainer::train(&cfg, trainer::fresh(&cfg), &train, &val, |_| {}).unwrap();
+
+    let mut first = cfg.clone();
+    first.stop_after = Some(1);
+    first.out_dir = Some(dir.clone());
+    let half = trainer::train(&first, trainer::fresh(&cfg), &train, &val, |_| {}).unwrap();
+    assert_eq!(half.reports.len(), 1);
+    let saved = Checkpoint::load(&dir.join("checkpoint.ckpt")).unwrap();
+    assert_eq!(saved, half.state);
+    // Each epoch's quantised net is a loadable engine net.
+    let net = Network::load(&dir.join("epoch-001.nnue")).unwrap();
+    assert_eq!(net, half.state.params.quantise().unwrap());
+    let rest = trainer::train(&cfg, saved, &train, &val, |_| {}).unwrap();
+    assert_eq!(rest.reports.len(), 1);
+    let bits = |p: &Params| p.w.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&rest.state.params), bits(&whole.state.params));
+    assert_eq!(rest.state, whole.state);
+    // A damaged checkpoint is refused.
+    let mut bytes = std::fs::read(dir.join("checkpoint.ckpt")).unwrap();
+    bytes[100] ^= 1;
+    assert!(Checkpoint::from_bytes(&bytes)
+        .unwrap_err()
+        .contains("checksum"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_seed_and_thread_count_give_the_same_weights() {
+    let mut cfg = config();
+    cfg.epochs = 1;
+    let (train, val) = trainer::split(samples(1000, 4), cfg.val, cfg.seed);
+    let a = trainer::train(&cfg, trainer::fresh(&cfg), &train, &val, |_| {}).unwrap();
+    let b = trainer::train(&cfg, trainer::fresh(&cfg), &train, &val, |_| {}).unwrap();
+    assert_eq!(a.state, b.state);
+}
+
+#[test]
+fn sparse_gradient_equals_the_dense_reference() {
+    let mut params = Params::random(16, &mut Rng(5));
+    // Biases that put some units inside the clamp, some outside.
+    let b = params.ft_b_at();
+    for (i, w) in params.w[b..b + 16].iter_mut().enumerate() {
+        *w = i as f32 / 16.0 - 0.2;
+    }
+    let n = params.w.len();
+    let mut scratch = Scratch::new(16);
+    for s in samples(50, 6) {
+        let (mut g1, mut g2) = (vec![0.0; n], vec![0.0; n]);
+        let l1 = params.backward(&s, 0.3, &mut g1, &mut scratch);
+        let l2 = dense::backward_dense(&params, &s, 0.3, &mut g2);
+        assert!((l1 - l2).abs() < 1e-6);
+        for (a, b) in g1.iter().zip(&g2) {
+            assert!((a - b).abs() <= 1e-6 + 1e-4 * b.abs(), "{a} vs {b}");
+        }
+    }
+}
+
+#[test]
+fn reads_game_records_through_the_filter_and_text_lines() {
+    let dir = std::env::temp_dir().join(format!("sable-train-data-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let start = Position::startpos();
+    let mut pos = start.clone();
+    let mut plies = Vec::new();
+    // e4 d5 exd5 (capture: skipped) Qxd5 (capture: skipped) Nc3 (then a mate score: skipped)
+    for (uci, cp) in [
+        ("e2e4", 30),
+        ("d7d5", -25),
+        ("e4d5", 40),
+        ("d8d5", -20),
+        ("b1c3", 10),
+    ] {
+        let mv = pos.parse_uci(uci).unwrap();
+        let score = if uci == "b1c3" {
+            Score::mate(9)
+        } else {
+            Score::cp(cp)
+        };
+        plies.push(Ply { mv, score });
+        pos.make(mv);
+    }
+    let game = GameRecord {
+        start,
+        plies,
+        result: GameResult::BlackWins,
+        termination: Termination::WinAdjudicated,
+        number: 0,
+    };
+    let mut bytes = Vec::new();
+    game.encode(&mut bytes).unwrap();
+    let records = dir.join("games.rec");
+    std::fs::write(&records, &bytes).unwrap();
+    let mut out = Vec::new();
+    let mut stats = LoadStats::default();
+    data::load(&records, &mut out, &mut stats).unwrap();
+    assert_eq!(out.len(), 2);
+    assert_eq!((out[0].score, out[0].result), (30, 0)); // White to move, Black won
+    assert_eq!((out[1].score, out[1].result), (-25, 2));
+    assert_eq!(out[0], Sample::new(&Position::startpos(), 30, 0.0));
+
+    let text = dir.join("fixture.txt");
+    std::fs::write(
+        &text,
+        "# FEN | score (White) | result (White)\n\
+         rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 35 | 1-0\n\
+         8/8/8/8/8/5k2/8/4K2R w K - 0 1 | 500 | 1.0\n",
+    )
+    .unwrap();
+    data::load(&text, &mut out, &mut stats).unwrap();
+    assert_eq!(out.len(), 4);
+    assert_eq!((out[2].score, out[2].result), (-35, 0)); // Black to move
+    assert_eq!((out[3].score, out[3].result, out[3].count), (500, 2, 3));
+    std::fs::write(&text, "8/8/8/8/8/5k2/8/4K2R w K - 0 1 | lots | 1.0\n").unwrap();
+    let err = data::load(&text, &mut out, &mut stats)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("fixture.txt:1") && err.contains("lots"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+    let _ = Color::White;
+}
+
+/// Writes the fixture as text for `sable train --bench` (run by hand:
+/// `SABLE_NNUE_FIXTURE=/tmp/fixture.txt cargo test --release --test nnue_train -- --ignored`).
+#[test]
+#[ignore]
+fn write_fixture_for_the_trainer_bench() {
+    let Ok(path) = std::env::var("SABLE_NNUE_FIXTURE") else {
+        return;
+    };
+    let mut text = String::new();
+    for (pos, cp, r) in fixture(200_000, 9) {
+        let (w_cp, w_r) = match pos.turn() {
+            Color::White => (cp, r),
+            Color::Black => (-cp, 1.0 - r),
+        };
+        text.push_str(&format!("{} | {w_cp} | {w_r:.1}\n", pos.fen()));
+    }
+    std::fs::write(path, text).unwrap();
+}
