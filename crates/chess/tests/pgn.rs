@@ -584,3 +584,52 @@ fn damaged_input_never_panics_and_always_ends() {
         }
     }
 }
+
+/// A read error ends the reading: one error, then the end (a directory used to give a
+/// "broken game" for ever, 2.9 million of them in 10 s).
+#[test]
+fn a_read_error_ends_the_reading() {
+    use sable_chess::pgn::Visitor;
+    struct Nothing;
+    impl Visitor for Nothing {
+        type Output = ();
+        fn san(&mut self, _san: &str) -> Result<(), GameError> {
+            Ok(())
+        }
+        fn end_game(&mut self) {}
+    }
+    /// Gives one game, then fails every read.
+    struct Failing(Vec<u8>);
+    impl std::io::Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(std::io::Error::other("Is a directory"));
+            }
+            let n = buf.len().min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0.drain(..n);
+            Ok(n)
+        }
+    }
+    let src = std::io::BufReader::new(Failing(b"[Event \"a\"]\n\n1. e4 e5 1-0\n\n".to_vec()));
+    let mut reader = PgnReader::new(src);
+    let mut results = vec![];
+    while let Some(r) = reader.read_game(&mut Nothing) {
+        results.push(r.map_err(|e| e.to_string()));
+        assert!(results.len() < 10, "the reader does not stop: {results:?}");
+    }
+    assert_eq!(results.len(), 2, "{results:?}");
+    assert!(results[0].is_ok());
+    let err = results[1].clone().unwrap_err();
+    assert!(err.contains("Is a directory"), "{err}");
+
+    let dir = std::env::temp_dir();
+    let file = std::fs::File::open(&dir).expect("a directory opens on Unix");
+    let mut reader = PgnReader::new(std::io::BufReader::new(file));
+    let mut n = 0;
+    while reader.read_game(&mut Nothing).is_some() {
+        n += 1;
+        assert!(n < 10, "reading a directory does not stop");
+    }
+    assert_eq!(n, 1);
+}

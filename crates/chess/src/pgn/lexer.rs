@@ -102,10 +102,18 @@ impl<R: BufRead> Lexer<R> {
             return Ok(false);
         }
         self.raw.clear();
-        let n = self
-            .src
-            .read_until(b'\n', &mut self.raw)
-            .map_err(LexError::Io)?;
+        let n = match self.src.read_until(b'\n', &mut self.raw) {
+            Ok(n) => n,
+            // A read error ends the input: retrying would meet it again (reading a
+            // directory fails the same way for ever), so it is reported once and the
+            // reader stops there.
+            Err(e) => {
+                self.eof = true;
+                self.line.clear();
+                self.pos = 0;
+                return Err(LexError::Io(e));
+            }
+        };
         if n == 0 {
             self.eof = true;
             self.line.clear();
