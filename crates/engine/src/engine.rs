@@ -536,21 +536,9 @@ impl Engine {
             limits,
         });
         let workers = std::mem::take(&mut self.workers);
-        let handle = std::thread::Builder::new()
-            .name("sable-search".to_string())
-            .stack_size(crate::search::STACK_SIZE)
-            .spawn(move || threads::run(workers, ctx, Box::new(on_event)));
-        match handle {
-            Ok(h) => {
-                self.running = Some(h);
-                Ok(())
-            }
-            Err(e) => {
-                // The workers went with the closure; start over with fresh ones.
-                self.workers = (0..self.options.threads).map(Worker::new).collect();
-                Err(EngineError::Thread(e.to_string()))
-            }
-        }
+        self.start_job("sable-search", move || {
+            threads::run(workers, ctx, Box::new(on_event))
+        })
     }
 
     /// Answers a `go` with a book move: a note, then the result, from a thread of its own
@@ -568,33 +556,21 @@ impl Engine {
         let workers = std::mem::take(&mut self.workers);
         let control = self.control.clone();
         let start = self.go_start;
-        let handle = std::thread::Builder::new()
-            .name("sable-book".to_string())
-            .spawn(move || {
-                on_event(SearchEvent::Note(choice.note()));
-                control.finished.store(true, Relaxed);
-                on_event(SearchEvent::Finished(SearchResult {
-                    best: Some(choice.mv),
-                    ponder: None,
-                    score_value: 0,
-                    score: crate::report::ScoreReport::Cp(0),
-                    depth: 0,
-                    nodes: 0,
-                    time: start.elapsed(),
-                    pv: vec![choice.mv],
-                }));
-                workers
-            });
-        match handle {
-            Ok(h) => {
-                self.running = Some(h);
-                Ok(())
-            }
-            Err(e) => {
-                self.workers = (0..self.options.threads).map(Worker::new).collect();
-                Err(EngineError::Thread(e.to_string()))
-            }
-        }
+        self.start_job("sable-book", move || {
+            on_event(SearchEvent::Note(choice.note()));
+            control.finished.store(true, Relaxed);
+            on_event(SearchEvent::Finished(SearchResult {
+                best: Some(choice.mv),
+                ponder: None,
+                score_value: 0,
+                score: crate::report::ScoreReport::Cp(0),
+                depth: 0,
+                nodes: 0,
+                time: start.elapsed(),
+                pv: vec![choice.mv],
+            }));
+            workers
+        })
     }
 
     /// Counts the leaves below each legal move (`go perft`) on a thread of its own, like
@@ -613,26 +589,39 @@ impl Engine {
         let control = self.control.clone();
         let pos = self.pos.clone();
         let workers = std::mem::take(&mut self.workers);
-        let handle = std::thread::Builder::new()
-            .name("sable-perft".to_string())
-            .spawn(move || {
-                let mut total = 0;
-                let done = sable_chess::divide_until(&pos, depth, &control.stop, |m, n| {
-                    total += n;
-                    on_move(m, n);
-                });
-                // Set before the last report, as a search does, so that a command that
-                // follows the report finds the engine idle.
-                control.finished.store(true, Relaxed);
-                on_done(total, done);
-                workers
+        self.start_job("sable-perft", move || {
+            let mut total = 0;
+            let done = sable_chess::divide_until(&pos, depth, &control.stop, |m, n| {
+                total += n;
+                on_move(m, n);
             });
+            // Set before the last report, as a search does, so that a command that
+            // follows the report finds the engine idle.
+            control.finished.store(true, Relaxed);
+            on_done(total, done);
+            workers
+        })
+    }
+
+    /// Runs `job` (which owns the workers and gives them back) on the engine's thread: a
+    /// search, a book move or a perft count. The stack is the search's, which keeps move
+    /// lists on it.
+    fn start_job(
+        &mut self,
+        name: &str,
+        job: impl FnOnce() -> Vec<Worker> + Send + 'static,
+    ) -> Result<(), EngineError> {
+        let handle = std::thread::Builder::new()
+            .name(name.to_string())
+            .stack_size(crate::search::STACK_SIZE)
+            .spawn(job);
         match handle {
             Ok(h) => {
                 self.running = Some(h);
                 Ok(())
             }
             Err(e) => {
+                // The workers went with the closure; start over with fresh ones.
                 self.workers = (0..self.options.threads).map(Worker::new).collect();
                 Err(EngineError::Thread(e.to_string()))
             }
