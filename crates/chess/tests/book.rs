@@ -1,5 +1,7 @@
 //! Polyglot book reading against the expected lookups in testdata/SOURCES.md (polyglot/).
 
+mod common;
+
 use sable_chess::{CastlingMode, PolyglotBook, Position};
 
 fn book(name: &str) -> PolyglotBook {
@@ -171,7 +173,7 @@ fn bad_book_files_give_clear_errors() {
 #[test]
 fn real_books_pass_the_checks_and_write_back_identically() {
     for name in ["performance.bin", "lasker-trap.bin"] {
-        let path = common::data_dir().join("polyglot").join(name);
+        let path = sable_testdata::path(&format!("polyglot/{name}"));
         let b = PolyglotBook::open(&path).unwrap();
         let copy = temp(name);
         b.save(&copy).unwrap();

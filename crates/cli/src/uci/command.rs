@@ -288,10 +288,31 @@ mod tests {
             parse_go(&["perft", "3"], &pos).unwrap(),
             GoCommand::Perft(3)
         );
-        assert!(parse_go(&["depth"], &pos).is_err());
-        assert!(parse_go(&["depth", "x"], &pos).is_err());
-        assert!(parse_go(&["nodes", "-1"], &pos).is_err());
-        assert!(parse_go(&["sideways"], &pos).is_err());
+        // Bad parts are dropped with a note; the search still runs (every go ends in a
+        // bestmove).
+        for bad in [
+            &["depth"][..],
+            &["depth", "x"],
+            &["nodes", "-1"],
+            &["sideways"],
+        ] {
+            let GoCommand::Search(l, notes) = parse_go(bad, &pos).unwrap() else {
+                panic!("{bad:?}")
+            };
+            assert_eq!(notes.len(), 1, "{bad:?}");
+            assert_eq!((l.depth, l.nodes), (None, None), "{bad:?}");
+        }
+        // Huge values saturate instead of failing.
+        let GoCommand::Search(l, notes) = parse_go(
+            &["nodes", "99999999999999999999999999999999999999999"],
+            &pos,
+        )
+        .unwrap() else {
+            panic!()
+        };
+        assert!(notes.is_empty());
+        assert_eq!(l.nodes, Some(u64::MAX));
+        assert!(parse_go(&["perft", "x"], &pos).is_err());
     }
 
     #[test]
