@@ -723,3 +723,35 @@ fn go_perft_answers_isready_and_stop() {
     assert_eq!(lines.last().unwrap(), "Nodes searched: 8902");
     assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 21);
 }
+
+/// A `Hash` beyond the memory the machine has is refused with an `info string` that says
+/// what was kept, instead of a table filled until the kernel kills the engine; the engine
+/// searches on with its old table.
+#[test]
+fn hash_beyond_memory_is_refused_and_the_old_table_kept() {
+    let available_mb = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| {
+            let line = t
+                .lines()
+                .find(|l| l.starts_with("MemAvailable:"))?
+                .to_string();
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .map(|kb| kb / 1024);
+    let mut s = Session::start();
+    s.send("uci");
+    s.until(|l| l == "uciok", 5000);
+    s.send("setoption name Hash value 65536");
+    s.ready();
+    let refused = s.log.iter().any(|l| l.contains("stays at 16 MB"));
+    match available_mb {
+        // This machine cannot hold the table: it must be refused.
+        Some(mb) if mb < 65536 => assert!(refused, "{:?}", s.log),
+        // A machine that can hold it (or no /proc): allocating is right too.
+        _ => {}
+    }
+    s.send("position startpos");
+    s.send("go depth 3");
+    s.bestmove(10_000);
+}

@@ -92,6 +92,8 @@ pub enum EngineError {
     },
     #[error(transparent)]
     Hash(#[from] AllocError),
+    #[error("{source}; the table stays at {kept_mb} MB")]
+    HashRefused { source: AllocError, kept_mb: usize },
     #[error("bad FEN: {0}")]
     Fen(#[from] ParseFenError),
     #[error("move {index} of the list: {source}")]
@@ -223,7 +225,10 @@ impl Engine {
                 Ok(tt) => self.tt = Arc::new(tt),
                 Err(e) => {
                     self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb)?);
-                    return Err(e.into());
+                    return Err(EngineError::HashRefused {
+                        source: e,
+                        kept_mb: self.options.hash_mb,
+                    });
                 }
             }
         }

@@ -86,9 +86,24 @@ fn unpack(data: u64) -> Unpacked {
 
 /// Error for a table size that cannot be allocated.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot allocate a {mb} MB hash table")]
+#[error("cannot allocate a {mb} MB hash table{}", match .available_mb {
+    Some(a) => format!(": this machine has {a} MB of memory available"),
+    None => String::new(),
+})]
 pub struct AllocError {
     pub mb: usize,
+    /// The memory the system said was available, when that was the reason.
+    pub available_mb: Option<usize>,
+}
+
+/// Memory the system can give without swapping (Linux's `MemAvailable`), in MiB; `None`
+/// where it cannot be read. A table is refused beyond this rather than allocated and
+/// filled page by page until the kernel kills the process.
+fn available_mb() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
 }
 
 /// The shared table.
@@ -101,11 +116,20 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     /// A table of `mb` mebibytes (at least one bucket).
     pub fn new(mb: usize) -> Result<TranspositionTable, AllocError> {
+        if let Some(available) = available_mb() {
+            if mb > available {
+                return Err(AllocError {
+                    mb,
+                    available_mb: Some(available),
+                });
+            }
+        }
         let n = (mb.max(1) << 20) / std::mem::size_of::<Cluster>();
         let mut clusters = Vec::new();
-        clusters
-            .try_reserve_exact(n)
-            .map_err(|_| AllocError { mb })?;
+        clusters.try_reserve_exact(n).map_err(|_| AllocError {
+            mb,
+            available_mb: None,
+        })?;
         clusters.resize_with(n, Cluster::default);
         Ok(TranspositionTable {
             clusters,
