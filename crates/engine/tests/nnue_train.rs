@@ -226,22 +226,3 @@ fn reads_game_records_through_the_filter_and_text_lines() {
     let _ = std::fs::remove_dir_all(dir);
     let _ = Color::White;
 }
-
-/// Writes the fixture as text for `sable train --bench` (run by hand:
-/// `SABLE_NNUE_FIXTURE=/tmp/fixture.txt cargo test --release --test nnue_train -- --ignored`).
-#[test]
-#[ignore]
-fn write_fixture_for_the_trainer_bench() {
-    let Ok(path) = std::env::var("SABLE_NNUE_FIXTURE") else {
-        return;
-    };
-    let mut text = String::new();
-    for (pos, cp, r) in fixture(200_000, 9) {
-        let (w_cp, w_r) = match pos.turn() {
-            Color::White => (cp, r),
-            Color::Black => (-cp, 1.0 - r),
-        };
-        text.push_str(&format!("{} | {w_cp} | {w_r:.1}\n", pos.fen()));
-    }
-    std::fs::write(path, text).unwrap();
-}

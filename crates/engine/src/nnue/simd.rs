@@ -10,7 +10,7 @@
 //!
 //! Why `unsafe` AVX2 at all: incremental update plus evaluation along random games took
 //! 584 ns with the portable kernels and 327 ns with AVX2 at H = 64, 749 and 567 ns at
-//! H = 256 (`speed_of_the_backends` in `tests/nnue.rs`, this 2-core machine, 2026-12-01).
+//! H = 256 (`cargo run --release -p sable_engine --example nnue_speed`, this 2-core machine, 2026-12-01).
 
 use super::QA;
 
