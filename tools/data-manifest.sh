@@ -17,7 +17,8 @@ commit=${COMMIT:-$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff -
 command=${COMMAND:-?}
 for f in "$@"; do
   # First line: "FILE: G games, P positions, T training positions, B bytes, X bytes/position"
-  line=$("$sable" data stats "$f" | head -n 1) || { echo "$f: sable data stats failed" >&2; exit 1; }
+  line=$("$sable" data stats "$f") || { echo "$f: sable data stats failed" >&2; exit 1; }
+  line=${line%%$'\n'*}
   games=$(sed -E 's/.*: ([0-9]+) games, .*/\1/' <<<"$line")
   positions=$(sed -E 's/.* games, ([0-9]+) positions, .*/\1/' <<<"$line")
   sha=$(sha256sum "$f" | cut -d' ' -f1)
