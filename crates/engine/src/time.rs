@@ -99,7 +99,10 @@ mod tests {
             for _ in 0..2000 {
                 let b = budget(&clocks(clock, inc), Color::White, overhead).unwrap();
                 let spent = b.hard_ms + delay;
-                assert!(spent < clock, "inc {inc} delay {delay}: flag fell at {clock} ms");
+                assert!(
+                    spent < clock,
+                    "inc {inc} delay {delay}: flag fell at {clock} ms"
+                );
                 clock = clock - spent + inc;
                 least = least.min(clock);
             }
