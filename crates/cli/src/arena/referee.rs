@@ -11,7 +11,7 @@ use super::notation::san;
 use super::openings::Opening;
 use super::pgn::clock_text;
 use super::tc::Clock;
-use sable_chess::{Color, DrawReason, KeyHistory, Outcome};
+use sable_chess::{Color, DrawReason, KeyHistory, Move, Outcome, Position};
 
 /// What is needed to play one game, besides the engines.
 pub struct GameSpec<'a> {
@@ -82,19 +82,9 @@ pub fn play(engines: [&mut Engine; 2], spec: &GameSpec) -> Result<Played, Abort>
     let start = spec.opening.start.clone();
     let start_fen = start.fen();
     let mut pos = start.clone();
-    let mut history = KeyHistory::new();
-    let mut moves: Vec<MoveRecord> = Vec::new();
-    let mut raw = Vec::new();
-    let mut ucis = Vec::new();
+    let mut line = Line::new(spec.chess960);
     for &m in &spec.opening.moves {
-        moves.push(MoveRecord {
-            san: san(&pos, m),
-            comment: "book".into(),
-        });
-        raw.push(m);
-        ucis.push(m.to_uci(spec.chess960).to_string());
-        history.push(pos.key());
-        pos.make(m);
+        line.play(&mut pos, m, "book".into());
     }
     let mut clocks: [Option<Clock>; 2] =
         std::array::from_fn(|i| engines[i].config.limits.clock.map(Clock::new));
@@ -118,7 +108,7 @@ pub fn play(engines: [&mut Engine; 2], spec: &GameSpec) -> Result<Played, Abort>
     }
 
     while outcome.is_none() {
-        if let Some(o) = pos.outcome(&history) {
+        if let Some(o) = pos.outcome(&line.history) {
             outcome = Some(match o {
                 Outcome::Checkmate { winner } => (
                     GameResult::win_for(winner),
@@ -133,15 +123,8 @@ pub fn play(engines: [&mut Engine; 2], spec: &GameSpec) -> Result<Played, Abort>
         let me = turn.index();
         let cfg = &engines[me].config;
         // The runner's book plays for the engine while in book; a book move takes no time.
-        if let Some(m) = cfg.book.as_ref().and_then(|b| b.pick(&pos, raw.len())) {
-            moves.push(MoveRecord {
-                san: san(&pos, m),
-                comment: "book".into(),
-            });
-            raw.push(m);
-            ucis.push(m.to_uci(spec.chess960).to_string());
-            history.push(pos.key());
-            pos.make(m);
+        if let Some(m) = cfg.book.as_ref().and_then(|b| b.pick(&pos, line.raw.len())) {
+            line.play(&mut pos, m, "book".into());
             continue;
         }
         let margin = cfg.margin;
@@ -168,8 +151,8 @@ pub fn play(engines: [&mut Engine; 2], spec: &GameSpec) -> Result<Played, Abort>
         };
         let request = ThinkRequest {
             start_fen: &start_fen,
-            moves: &ucis,
-            raw_moves: &raw,
+            moves: &line.ucis,
+            raw_moves: &line.raw,
             position: &pos,
             chess960: spec.chess960,
             clocks: readings,
@@ -236,17 +219,11 @@ pub fn play(engines: [&mut Engine; 2], spec: &GameSpec) -> Result<Played, Abort>
         }
         let irreversible =
             pos.is_capture(m) || pos.role_at(m.from()) == Some(sable_chess::Role::Pawn);
-        moves.push(MoveRecord {
-            san: san(&pos, m),
-            comment,
-        });
-        raw.push(m);
-        ucis.push(m.to_uci(spec.chess960).to_string());
-        history.push(pos.key());
-        pos.make(m);
+        line.play(&mut pos, m, comment);
         // The rules come first: a mating move is not a resignation.
-        if pos.outcome(&history).is_none() {
-            if let Some(v) = adjudicator.after_move(turn, reply.score, irreversible, moves.len()) {
+        if pos.outcome(&line.history).is_none() {
+            let plies = line.moves.len();
+            if let Some(v) = adjudicator.after_move(turn, reply.score, irreversible, plies) {
                 outcome = Some((v.result, Termination::Adjudication, v.reason));
             }
         }
@@ -271,7 +248,7 @@ pub fn play(engines: [&mut Engine; 2], spec: &GameSpec) -> Result<Played, Abort>
         black_name,
         start_fen,
         chess960: spec.chess960,
-        moves,
+        moves: line.moves,
         result,
         termination,
         reason,
@@ -282,6 +259,40 @@ pub fn play(engines: [&mut Engine; 2], spec: &GameSpec) -> Result<Played, Abort>
         opening: spec.opening_index,
     };
     Ok(Played { record, broken })
+}
+
+/// The game so far, in the forms the referee needs: the PGN records, the moves for the
+/// engines (as moves and as UCI text) and the keys for repetitions.
+struct Line {
+    moves: Vec<MoveRecord>,
+    raw: Vec<Move>,
+    ucis: Vec<String>,
+    history: KeyHistory,
+    chess960: bool,
+}
+
+impl Line {
+    fn new(chess960: bool) -> Line {
+        Line {
+            moves: Vec::new(),
+            raw: Vec::new(),
+            ucis: Vec::new(),
+            history: KeyHistory::new(),
+            chess960,
+        }
+    }
+
+    /// Plays `m` (legal in `pos`) with its PGN comment.
+    fn play(&mut self, pos: &mut Position, m: Move, comment: String) {
+        self.moves.push(MoveRecord {
+            san: san(pos, m),
+            comment,
+        });
+        self.raw.push(m);
+        self.ucis.push(m.to_uci(self.chess960).to_string());
+        self.history.push(pos.key());
+        pos.make(m);
+    }
 }
 
 /// Time a referee allows for an engine to answer outside the clock, by default.
