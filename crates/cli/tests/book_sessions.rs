@@ -4,73 +4,13 @@
 mod support;
 use sable_chess::book::{encode_move, write_book};
 use sable_chess::{BookEntry, CastlingMode, Position};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::time::{Duration, Instant};
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+use support::session::Session;
 use support::{data, sable};
 
-struct Session {
-    child: Child,
-    stdin: ChildStdin,
-    rx: Receiver<String>,
-    log: Vec<String>,
-}
-
 impl Session {
-    fn start(args: &[&str]) -> Session {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sable"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start sable");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Session {
-            child,
-            stdin,
-            rx,
-            log: vec![],
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        self.log.push(format!("> {line}"));
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first that satisfies `pred`.
-    fn until(&mut self, pred: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        let mut lines = vec![];
-        loop {
-            let wait = deadline.saturating_duration_since(Instant::now());
-            match self.rx.recv_timeout(wait) {
-                Ok(l) => {
-                    self.log.push(format!("< {l}"));
-                    let done = pred(&l);
-                    lines.push(l);
-                    if done {
-                        return lines;
-                    }
-                }
-                Err(_) => panic!("no answer; session so far:\n{}", self.log.join("\n")),
-            }
-        }
-    }
-
     fn uci(book: &str, extra: &[&str]) -> Session {
         let mut s = Session::start(&[]);
         s.send("uci");
@@ -81,21 +21,6 @@ impl Session {
             s.send(line);
         }
         s
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
     }
 }
 

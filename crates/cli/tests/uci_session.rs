@@ -1,126 +1,27 @@
 //! UCI sessions with the `sable` binary over pipes: what a GUI sends, what it must read
 //! back, including bad input, infinite and ponder searches and `stop` while searching.
 
+mod support;
 use sable_chess::{CastlingMode, Position};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-struct Session {
-    child: Child,
-    stdin: ChildStdin,
-    rx: Receiver<String>,
-    log: Vec<String>,
-}
+use support::session::Session;
 
 impl Session {
-    fn start() -> Session {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sable"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start sable");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Session {
-            child,
-            stdin,
-            rx,
-            log: vec![],
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        self.log.push(format!("> {line}"));
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn next_line(&mut self, deadline: Instant) -> Option<String> {
-        let now = Instant::now();
-        let wait = deadline.saturating_duration_since(now);
-        match self.rx.recv_timeout(wait) {
-            Ok(line) => {
-                assert_eq!(line, line.trim_end(), "trailing whitespace on the wire");
-                self.log.push(format!("< {line}"));
-                Some(line)
-            }
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => {
-                panic!("engine exited:\n{}", self.log.join("\n"))
-            }
-        }
-    }
-
-    /// All lines up to and including the first that satisfies `pred`.
-    fn until(&mut self, pred: impl Fn(&str) -> bool, timeout_ms: u64) -> Vec<String> {
-        let deadline = Instant::now() + Duration::from_millis(timeout_ms);
-        let mut lines = vec![];
-        loop {
-            match self.next_line(deadline) {
-                Some(l) => {
-                    let done = pred(&l);
-                    lines.push(l);
-                    if done {
-                        return lines;
-                    }
-                }
-                None => panic!("timed out; session so far:\n{}", self.log.join("\n")),
-            }
-        }
-    }
-
-    /// Lines arriving within `ms`.
-    fn for_ms(&mut self, ms: u64) -> Vec<String> {
-        let deadline = Instant::now() + Duration::from_millis(ms);
-        let mut lines = vec![];
-        while let Some(l) = self.next_line(deadline) {
-            lines.push(l);
-        }
-        lines
-    }
-
     fn ready(&mut self) {
         self.send("isready");
-        self.until(|l| l == "readyok", 10_000);
+        self.until_within(|l| l == "readyok", 10_000);
     }
-
     fn bestmove(&mut self, timeout_ms: u64) -> (Vec<String>, String) {
-        let lines = self.until(|l| l.starts_with("bestmove"), timeout_ms);
+        let lines = self.until_within(|l| l.starts_with("bestmove"), timeout_ms);
         let last = lines.last().unwrap().clone();
         (lines, last)
     }
-
     fn fen(&mut self) -> String {
         self.send("d");
-        let lines = self.until(|l| l.starts_with("info string fen "), 5000);
+        let lines = self.until_within(|l| l.starts_with("info string fen "), 5000);
         lines.last().unwrap()["info string fen ".len()..].to_string()
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
     }
 }
 
@@ -130,9 +31,9 @@ fn best_of(line: &str) -> &str {
 
 #[test]
 fn handshake_lists_every_option() {
-    let mut s = Session::start();
+    let mut s = Session::start(&[]);
     s.send("uci");
-    let lines = s.until(|l| l == "uciok", 5000);
+    let lines = s.until_within(|l| l == "uciok", 5000);
     assert!(lines[0].starts_with("id name Sable"));
     for name in [
         "Hash",
@@ -174,9 +75,9 @@ fn handshake_lists_every_option() {
 
 #[test]
 fn search_reports_and_plays_a_legal_move() {
-    let mut s = Session::start();
+    let mut s = Session::start(&[]);
     s.send("uci");
-    s.until(|l| l == "uciok", 5000);
+    s.until_within(|l| l == "uciok", 5000);
     s.send("setoption name UCI_ShowWDL value true");
     s.send("ucinewgame");
     s.send("position startpos moves e2e4 e7e5 g1f3");
@@ -244,11 +145,11 @@ fn a_refused_eval_file_is_reported_and_the_previous_net_stays() {
     std::fs::write(&short, &bytes[..bytes.len() - 100]).unwrap();
     let missing = dir.join("missing.nnue");
 
-    let mut s = Session::start();
+    let mut s = Session::start(&[]);
     s.send(&format!("setoption name EvalFile value {}", good.display()));
     s.send("setoption name UseNNUE value true");
     s.send("isready");
-    let lines = s.until(|l| l == "readyok", 10_000);
+    let lines = s.until_within(|l| l == "readyok", 10_000);
     assert!(
         !lines.iter().any(|l| l.starts_with("info string")),
         "{lines:?}"
@@ -259,7 +160,7 @@ fn a_refused_eval_file_is_reported_and_the_previous_net_stays() {
         (&missing, "cannot read"),
     ] {
         s.send(&format!("setoption name EvalFile value {}", file.display()));
-        let got = s.until(|l| l.starts_with("info string"), 5000);
+        let got = s.until_within(|l| l.starts_with("info string"), 5000);
         let line = got.last().unwrap();
         assert!(
             line.contains(reason) && line.contains("previous network stays"),
@@ -278,7 +179,7 @@ fn a_refused_eval_file_is_reported_and_the_previous_net_stays() {
 
 #[test]
 fn bad_input_is_reported_and_changes_nothing() {
-    let mut s = Session::start();
+    let mut s = Session::start(&[]);
     s.send("position startpos moves e2e4");
     let fen = s.fen();
     let bad = [
@@ -299,13 +200,13 @@ fn bad_input_is_reported_and_changes_nothing() {
     ];
     for line in bad {
         s.send(line);
-        let got = s.until(|l| l.starts_with("info string"), 5000);
+        let got = s.until_within(|l| l.starts_with("info string"), 5000);
         assert_eq!(got.len(), 1, "{line}: {got:?}");
     }
     // A `go` with a bad part says so, drops that part and still searches.
     for line in ["go depth x", "go sideways depth 2", "go mate 0 depth 2"] {
         s.send(line);
-        let got = s.until(|l| l.starts_with("info string"), 5000);
+        let got = s.until_within(|l| l.starts_with("info string"), 5000);
         assert_eq!(got.len(), 1, "{line}: {got:?}");
         if line == "go depth x" {
             s.send("stop");
@@ -322,7 +223,7 @@ fn bad_input_is_reported_and_changes_nothing() {
 
 #[test]
 fn infinite_search_waits_for_stop_and_answers_isready() {
-    let mut s = Session::start();
+    let mut s = Session::start(&[]);
     s.send("position startpos");
     // The depth limit ends the search quickly, but the result must wait for `stop`.
     s.send("go infinite depth 3");
@@ -332,7 +233,7 @@ fn infinite_search_waits_for_stop_and_answers_isready() {
         "{early:?}"
     );
     s.send("isready");
-    s.until(|l| l == "readyok", 2000);
+    s.until_within(|l| l == "readyok", 2000);
     s.send("stop");
     let (lines, _) = s.bestmove(3000);
     assert_eq!(
@@ -345,7 +246,7 @@ fn infinite_search_waits_for_stop_and_answers_isready() {
 
 #[test]
 fn ponder_waits_for_ponderhit_then_keeps_the_clock() {
-    let mut s = Session::start();
+    let mut s = Session::start(&[]);
     s.send("setoption name Ponder value true");
     s.send("position startpos moves d2d4 d7d5");
     // The clock allows well under a second; pondering must ignore it.
@@ -369,7 +270,7 @@ fn ponder_waits_for_ponderhit_then_keeps_the_clock() {
 
 #[test]
 fn stop_reaches_all_threads_quickly() {
-    let mut s = Session::start();
+    let mut s = Session::start(&[]);
     s.send("setoption name Threads value 2");
     s.send("position fen r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8");
     s.send("go infinite");
@@ -387,13 +288,13 @@ fn stop_reaches_all_threads_quickly() {
 
 #[test]
 fn go_while_searching_is_refused_without_losing_the_search() {
-    let mut s = Session::start();
+    let mut s = Session::start(&[]);
     s.send("go infinite");
     s.for_ms(200);
     s.send("go depth 2");
-    s.until(|l| l.starts_with("info string go refused"), 2000);
+    s.until_within(|l| l.starts_with("info string go refused"), 2000);
     s.send("position startpos moves e2e4");
-    s.until(|l| l.starts_with("info string position"), 2000);
+    s.until_within(|l| l.starts_with("info string position"), 2000);
     s.send("stop");
     let (_, best) = s.bestmove(3000);
     assert!(Position::startpos().parse_uci(best_of(&best)).is_ok());
@@ -401,7 +302,7 @@ fn go_while_searching_is_refused_without_losing_the_search() {
 
 #[test]
 fn movetime_is_honoured() {
-    let mut s = Session::start();
+    let mut s = Session::start(&[]);
     s.send("position startpos");
     s.ready();
     let start = Instant::now();
@@ -413,7 +314,7 @@ fn movetime_is_honoured() {
 
 #[test]
 fn clock_search_ends_on_its_own() {
-    let mut s = Session::start();
+    let mut s = Session::start(&[]);
     s.send("position startpos moves e2e4");
     s.ready();
     let start = Instant::now();
@@ -425,21 +326,21 @@ fn clock_search_ends_on_its_own() {
 
 #[test]
 fn perft_and_castling_notation() {
-    let mut s = Session::start();
+    let mut s = Session::start(&[]);
     s.send("position startpos");
     s.send("go perft 3");
-    let lines = s.until(|l| l.starts_with("Nodes searched"), 10_000);
+    let lines = s.until_within(|l| l.starts_with("Nodes searched"), 10_000);
     assert_eq!(lines.last().unwrap(), "Nodes searched: 8902");
     assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 21);
 
     s.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     s.send("go perft 1");
-    let lines = s.until(|l| l.starts_with("Nodes searched"), 5000);
+    let lines = s.until_within(|l| l.starts_with("Nodes searched"), 5000);
     assert!(lines.iter().any(|l| l == "e1g1: 1"), "{lines:?}");
     s.send("setoption name UCI_Chess960 value true");
     s.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     s.send("go perft 1");
-    let lines = s.until(|l| l.starts_with("Nodes searched"), 5000);
+    let lines = s.until_within(|l| l.starts_with("Nodes searched"), 5000);
     assert!(lines.iter().any(|l| l == "e1h1: 1"), "{lines:?}");
     // Chess960 castling is entered king-takes-rook as well.
     s.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1h1");
@@ -449,7 +350,7 @@ fn perft_and_castling_notation() {
 
 #[test]
 fn multipv_mate_and_searchmoves() {
-    let mut s = Session::start();
+    let mut s = Session::start(&[]);
     s.send("setoption name MultiPV value 3");
     s.send("position startpos");
     s.send("go depth 4");
@@ -483,7 +384,7 @@ fn multipv_mate_and_searchmoves() {
 
 #[test]
 fn mated_and_stalemated_roots() {
-    let mut s = Session::start();
+    let mut s = Session::start(&[]);
     s.send("position fen R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1");
     s.send("go depth 3");
     let (lines, best) = s.bestmove(5000);
@@ -548,7 +449,7 @@ fn garbage_never_breaks_the_session() {
         "99999999999999999999",
         "8/8/8/8/8/8/8/K6k",
     ];
-    let mut s = Session::start();
+    let mut s = Session::start(&[]);
     let mut state: u64 = 0x2545_f491_4f6c_dd1d;
     let mut next = move |n: usize| {
         state ^= state << 13;
@@ -580,9 +481,9 @@ fn garbage_never_breaks_the_session() {
 /// `stop` in infinite mode, MultiPV and two threads.
 #[test]
 fn last_pv_before_bestmove_is_the_move_played() {
-    let mut s = Session::start();
+    let mut s = Session::start(&[]);
     s.send("uci");
-    s.until(|l| l == "uciok", 5000);
+    s.until_within(|l| l == "uciok", 5000);
     let fens = [
         "startpos",
         "fen rnbqk1nr/p1ppppbp/1p4p1/1B6/3P4/4P3/PPP2PPP/RNBQK1NR w KQkq - 0 1",
@@ -629,9 +530,9 @@ fn last_pv_before_bestmove_is_the_move_played() {
 /// every `go` still ends in a legal `bestmove` (stopped where it would think for ages).
 #[test]
 fn absurd_go_parameters_still_end_in_a_bestmove() {
-    let mut s = Session::start();
+    let mut s = Session::start(&[]);
     s.send("uci");
-    s.until(|l| l == "uciok", 5000);
+    s.until_within(|l| l == "uciok", 5000);
     let cases = [
         (
             "go wtime 99999999999999999999999 btime 5 winc -5 movestogo 0",
@@ -695,7 +596,7 @@ fn absurd_go_parameters_still_end_in_a_bestmove() {
 /// afterwards is exact (8,902 at depth 3, as every perft table has it).
 #[test]
 fn go_perft_answers_isready_and_stop() {
-    let mut s = Session::start();
+    let mut s = Session::start(&[]);
     s.send("position startpos");
     s.send("go perft 9");
     let t = Instant::now();
@@ -705,10 +606,10 @@ fn go_perft_answers_isready_and_stop() {
         "isready waited for perft"
     );
     s.send("go depth 1");
-    s.until(|l| l.starts_with("info string"), 2000);
+    s.until_within(|l| l.starts_with("info string"), 2000);
     let t = Instant::now();
     s.send("stop");
-    let lines = s.until(|l| l.starts_with("Nodes searched"), 3000);
+    let lines = s.until_within(|l| l.starts_with("Nodes searched"), 3000);
     assert!(
         t.elapsed() < Duration::from_secs(1),
         "stop took {:?}",
@@ -719,7 +620,7 @@ fn go_perft_answers_isready_and_stop() {
         "{lines:?}"
     );
     s.send("go perft 3");
-    let lines = s.until(|l| l.starts_with("Nodes searched"), 10_000);
+    let lines = s.until_within(|l| l.starts_with("Nodes searched"), 10_000);
     assert_eq!(lines.last().unwrap(), "Nodes searched: 8902");
     assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 21);
 }
@@ -739,9 +640,9 @@ fn hash_beyond_memory_is_refused_and_the_old_table_kept() {
             line.split_whitespace().nth(1)?.parse::<u64>().ok()
         })
         .map(|kb| kb / 1024);
-    let mut s = Session::start();
+    let mut s = Session::start(&[]);
     s.send("uci");
-    s.until(|l| l == "uciok", 5000);
+    s.until_within(|l| l == "uciok", 5000);
     s.send("setoption name Hash value 65536");
     s.ready();
     let refused = s.log.iter().any(|l| l.contains("stays at 16 MB"));

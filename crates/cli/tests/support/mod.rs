@@ -1,4 +1,8 @@
-//! Helpers shared by the tests that run `sable` tools as a user would.
+//! Helpers shared by the tests that run `sable` tools as a user would. Each test crate
+//! uses some of them, so the others are dead code there.
+#![allow(dead_code)]
+
+pub mod session;
 
 use std::process::Command;
 
