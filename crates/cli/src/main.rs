@@ -4,6 +4,7 @@
 //! on standard input/output, so GUIs can run it directly.
 //! The tools are subcommands; each lives in its own module under `cmd/`.
 
+mod analyse;
 mod arena;
 mod cmd;
 mod console;
@@ -61,6 +62,9 @@ enum Command {
     Epd(cmd::epd::Args),
     /// Measure a material imbalance in pawns by engine self-play (e.g. q-bnn).
     Imbalance(cmd::imbalance::Args),
+    /// Annotate a PGN with engine evaluations, ?!/?/?? and better lines; HTML reports.
+    #[command(alias = "annotate")]
+    Analyse(cmd::analyse::Args),
 }
 
 /// No subcommand: the first command line decides the protocol (`uci` or `xboard`); a
@@ -124,6 +128,7 @@ fn main() -> ExitCode {
         Some(Command::Epd(args)) => cmd::epd::run(args),
         Some(Command::Imbalance(args)) => cmd::imbalance::run(args),
         Some(Command::Book(args)) => cmd::book::run(args),
+        Some(Command::Analyse(args)) => cmd::analyse::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,5 +1,6 @@
 //! One module per subcommand. Each exposes `Args` (clap) and `run(Args) -> Result<(), CliError>`.
 
+pub mod analyse;
 pub mod bench;
 pub mod book;
 pub mod data;

@@ -132,6 +132,9 @@ pub struct Reply {
     pub mv: String,
     pub score: Option<Score>,
     pub depth: Option<u32>,
+    /// The principal variation of the last report with a score, in UCI coordinates,
+    /// starting with the move (just the move when none was reported; xboard: the move).
+    pub pv: Vec<String>,
     /// When the move arrived.
     pub arrived: Instant,
 }

@@ -21,6 +21,16 @@ fn after<'a>(tokens: &[&'a str], key: &str) -> Option<&'a str> {
         .and_then(|i| tokens.get(i + 1).copied())
 }
 
+/// The moves after `pv` in an `info` line of the main line, when it has them.
+pub fn parse_pv(line: &str) -> Option<Vec<String>> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    if after(&tokens, "multipv").is_some_and(|pv| pv != "1") {
+        return None;
+    }
+    let i = tokens.iter().position(|t| *t == "pv")?;
+    Some(tokens[i + 1..].iter().map(|t| t.to_string()).collect())
+}
+
 /// Reads `info` lines: (depth, score) of the main line, when given.
 pub fn parse_info(line: &str) -> (Option<u32>, Option<Score>) {
     let tokens: Vec<&str> = line.split_whitespace().collect();
@@ -141,7 +151,7 @@ impl Uci {
             go.push_str(&format!(" depth {d}"));
         }
         process.send(&go)?;
-        let (mut depth, mut score) = (None, None);
+        let (mut depth, mut score, mut pv) = (None, None, Vec::new());
         loop {
             match process.recv(req.deadline) {
                 Recv::Line(line, at) => {
@@ -152,13 +162,21 @@ impl Uci {
                             if s.is_some() {
                                 depth = d.or(depth);
                                 score = s;
+                                if let Some(p) = parse_pv(&line) {
+                                    pv = p;
+                                }
                             }
                         }
                         Some("bestmove") => {
+                            let mv = words.next().unwrap_or("").to_string();
+                            if pv.first() != Some(&mv) {
+                                pv = vec![mv.clone()];
+                            }
                             return Ok(Reply {
-                                mv: words.next().unwrap_or("").to_string(),
+                                mv,
                                 score,
                                 depth,
+                                pv,
                                 arrived: at,
                             });
                         }
@@ -203,6 +221,12 @@ mod tests {
             (None, None)
         );
         assert_eq!(parse_info("info string hello score"), (None, None));
+        assert_eq!(
+            parse_pv("info depth 3 multipv 1 score cp 5 pv e2e4 e7e5"),
+            Some(vec!["e2e4".to_string(), "e7e5".to_string()])
+        );
+        assert_eq!(parse_pv("info depth 3 multipv 2 score cp 5 pv d2d4"), None);
+        assert_eq!(parse_pv("info depth 3 score cp 5"), None);
         assert_eq!(parse_info("info depth x score cp y"), (None, None));
     }
 }

@@ -298,8 +298,10 @@ impl Xboard {
                     let line = line.trim();
                     if let Some(mv) = line.strip_prefix("move ") {
                         self.known += 1;
+                        let mv = read_move(mv.trim(), req.position);
                         return Ok(Reply {
-                            mv: read_move(mv.trim(), req.position),
+                            pv: vec![mv.clone()],
+                            mv,
                             score,
                             depth,
                             arrived: at,

@@ -1,0 +1,298 @@
+//! `sable analyse`: annotated PGN out of a PGN in, with HTML reports; run as a user would.
+
+mod support;
+use sable_chess::pgn::{GameTree, PgnReader};
+use sable_chess::SanMode;
+use std::path::{Path, PathBuf};
+use support::{data, sable};
+
+/// A fresh scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sable-analyse-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The first game of a PGN file, as text.
+fn first_game(rel: &str) -> String {
+    let text = std::fs::read_to_string(data(rel)).unwrap();
+    let second = text[1..].find("\n[Event ").map_or(text.len(), |i| i + 1);
+    text[..second].trim_end().to_string() + "\n\n"
+}
+
+/// A lichess blitz game (67 plies, ECO tag, no Opening tag), a game with an illegal move
+/// (the `Ke3` on line 27, column 13), a short game that ends in mate, and a game with
+/// a person's comments, NAG and variation and lichess-style clock comments.
+fn input(dir: &Path) -> String {
+    let mut text = first_game("pgn/lichess/lichess-user-export-3970-games.pgn");
+    assert_eq!(text.lines().count(), 21, "the first game's text changed");
+    // Lines 22-...: the broken game.
+    text.push_str("[Event \"broken\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 Nc6 *\n\n");
+    text.push_str(&first_game("pgn/python-chess/molinari-bordais-1979.pgn"));
+    text.push_str(
+        "[Event \"commented\"]\n[White \"C\"]\n[Black \"D\"]\n[Result \"*\"]\n\n\
+         1. d4 { [%clk 0:05:00] } 1... d5 { [%clk 0:05:00] } 2. c4 $1 { The gambit. } \
+         ( 2. Nf3 { quieter } ) 2... dxc4 { [%clk 0:04:50] } 3. e3 b5 4. a4 c6 5. axb5 cxb5 \
+         6. Qf3 *\n\n",
+    );
+    let path = dir.join("in.pgn");
+    std::fs::write(&path, &text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+fn read_games(text: &str) -> Vec<GameTree> {
+    PgnReader::new(text.as_bytes())
+        .trees(SanMode::Strict)
+        .map(|g| g.expect("the annotated PGN reads back"))
+        .collect()
+}
+
+/// The value of the `[%eval ...]` in a move's comments: centipawns, or ±100000 for
+/// mates (`#0` counts as a mate for the side that just moved).
+fn eval_of(comments: &[String], white_moved: bool) -> Option<i32> {
+    let mut found = None;
+    for c in comments {
+        let mut rest = c.as_str();
+        while let Some(i) = rest.find("[%eval ") {
+            assert!(found.is_none(), "two evals: {comments:?}");
+            let v = &rest[i + 7..];
+            let v = &v[..v.find(']').unwrap()];
+            found = Some(match v.strip_prefix('#') {
+                Some("0") => 100_000 * if white_moved { 1 } else { -1 },
+                Some(m) => 100_000 * m.parse::<i32>().unwrap().signum(),
+                None => (v.parse::<f64>().unwrap() * 100.0).round() as i32,
+            });
+            rest = &rest[i + 7..];
+        }
+    }
+    found
+}
+
+/// lichess's judgement, computed here independently of the tool's code: winning chances
+/// 2/(1+exp(-0.00368208 cp))-1, losses of 0.1/0.2/0.3 (centipawn evaluations only).
+fn expected_nag(before: i32, after: i32, white_moved: bool) -> Option<u8> {
+    if before.abs() >= 100_000 || after.abs() >= 100_000 {
+        return None;
+    }
+    let wc = |cp: i32| 2.0 / (1.0 + (-0.00368208 * cp as f64).exp()) - 1.0;
+    let loss = (wc(before) - wc(after)) * if white_moved { 1.0 } else { -1.0 };
+    if loss >= 0.3 {
+        Some(4)
+    } else if loss >= 0.2 {
+        Some(2)
+    } else if loss >= 0.1 {
+        Some(6)
+    } else {
+        Some(0)
+    }
+}
+
+#[test]
+fn annotates_reports_and_is_idempotent() {
+    let dir = scratch("main");
+    let pgn = input(&dir);
+    let out1 = dir.join("out1.pgn");
+    let report = dir.join("report");
+    let (ok, log) = sable(&[
+        "analyse",
+        &pgn,
+        "--nodes",
+        "4000",
+        "-o",
+        out1.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(ok, "{log}");
+    // The broken game: reported with its line and column, skipped.
+    assert!(
+        log.contains("game 2, line 27, column 13") && log.contains("skipped"),
+        "{log}"
+    );
+    assert!(log.contains("3 games analysed, 1 skipped"), "{log}");
+    let text = std::fs::read_to_string(&out1).unwrap();
+    let games = read_games(&text);
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[0].root.moves.len(), 67);
+    assert_eq!(games[1].root.moves.len(), 10);
+
+    let mut judged = 0;
+    for g in &games {
+        let mut prev: Option<i32> = None;
+        for (i, node) in g.root.moves.iter().enumerate() {
+            let white_moved = i % 2 == 0;
+            let eval = eval_of(&node.comments, white_moved)
+                .unwrap_or_else(|| panic!("move {} has no eval: {:?}", node.san, node.comments));
+            let nag = node.nags.iter().copied().find(|n| [2, 4, 6].contains(n));
+            if let Some(before) = prev {
+                if let Some(want) = expected_nag(before, eval, white_moved) {
+                    assert_eq!(
+                        nag.unwrap_or(0),
+                        want,
+                        "{} after {before} -> {eval}",
+                        node.san
+                    );
+                }
+            }
+            if nag.is_some() {
+                judged += 1;
+                let c = node.comments.join(" | ");
+                assert!(
+                    c.contains("Inaccuracy.") || c.contains("Mistake.") || c.contains("Blunder."),
+                    "{c}"
+                );
+                if c.contains("Better was") {
+                    assert!(!node.variations.is_empty(), "{c}");
+                }
+            }
+            prev = Some(eval);
+        }
+    }
+    assert!(
+        judged > 0,
+        "a blitz game at 4000 nodes has some judged move"
+    );
+    // The mate: `#0` after Nd3#.
+    let last = games[1].root.moves.last().unwrap();
+    assert!(
+        last.comments[0].contains("[%eval #0]"),
+        "{:?}",
+        last.comments
+    );
+    // Opening names: the table (and the file's ECO tag kept), the Opening tag otherwise.
+    assert_eq!(games[0].tags.get("ECO"), Some("B03"));
+    assert!(
+        games[0]
+            .tags
+            .get("Opening")
+            .unwrap()
+            .starts_with("Alekhine Defense"),
+        "{:?}",
+        games[0].tags.get("Opening")
+    );
+    assert_eq!(games[1].tags.get("ECO"), Some("B20"));
+    // A person's comment, NAG, variation and clocks stay.
+    let c = &games[2].root.moves;
+    assert!(
+        c[0].comments[0].starts_with("[%eval ") && c[0].comments[0].ends_with("[%clk 0:05:00]")
+    );
+    assert!(c[2].nags.contains(&1));
+    assert!(c[2].comments.iter().any(|x| x == "The gambit."));
+    assert_eq!(c[2].variations[0].moves[0].san.as_str(), "Nf3");
+
+    // The reports.
+    for f in [
+        "index.html",
+        "game-0001.html",
+        "game-0001-graph.svg",
+        "game-0003.html",
+        "game-0004.html",
+    ] {
+        assert!(report.join(f).exists(), "{f}");
+    }
+    assert!(!report.join("game-0002.html").exists());
+    let page = std::fs::read_to_string(report.join("game-0001.html")).unwrap();
+    assert!(page.contains("<svg") && page.contains("<polygon"), "graph");
+    assert!(page.contains("Accuracy") && page.contains("ACPL"));
+    assert!(page.contains("Alekhine Defense"));
+    assert!(
+        !page.contains("http://") || !page.contains("src=\"http"),
+        "no network"
+    );
+    let index = std::fs::read_to_string(report.join("index.html")).unwrap();
+    assert!(index.contains("href=\"game-0001.html\"") && index.contains("Skipped games"));
+    let svg = std::fs::read_to_string(report.join("game-0001-graph.svg")).unwrap();
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+
+    // Annotating the annotated file gives it back unchanged.
+    let out2 = dir.join("out2.pgn");
+    let (ok, log) = sable(&[
+        "annotate",
+        out1.to_str().unwrap(),
+        "--nodes",
+        "4000",
+        "-o",
+        out2.to_str().unwrap(),
+    ]);
+    assert!(ok, "{log}");
+    let again = std::fs::read_to_string(&out2).unwrap();
+    assert_eq!(again, text, "a second run changed the annotations");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn uci_engines_and_their_failures() {
+    let dir = scratch("uci");
+    let pgn = dir.join("one.pgn");
+    std::fs::write(
+        &pgn,
+        first_game("pgn/python-chess/molinari-bordais-1979.pgn"),
+    )
+    .unwrap();
+    let pgn = pgn.to_str().unwrap();
+    let fake = env!("CARGO_BIN_EXE_sable-fake-engine");
+    let engine = format!("{fake} --score 30");
+    let (ok, out) = sable(&["analyse", pgn, "--engine", &engine, "--movetime", "5"]);
+    assert!(ok, "{out}");
+    let games = read_games(&out[..out.find("sable analyse:").unwrap()]);
+    // The fake engine says +0.30 for the side to move: White's view alternates.
+    let first = &games[0].root.moves[0].comments[0];
+    assert_eq!(first, "[%eval -0.30]");
+    assert!(out.contains("1 games analysed"), "{out}");
+
+    let crashing = format!("{fake} --crash-at 4");
+    let (ok, out) = sable(&["analyse", pgn, "--engine", &crashing, "--movetime", "5"]);
+    assert!(!ok, "{out}");
+    assert!(out.contains("disconnected"), "{out}");
+
+    let (ok, out) = sable(&["analyse", pgn, "--engine", "/nonexistent/engine"]);
+    assert!(!ok && out.contains("cannot start"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Renders a report with headless Chromium and checks the screenshot is not blank.
+#[test]
+#[ignore = "needs chromium"]
+fn report_renders_in_chromium() {
+    let dir = scratch("chromium");
+    let pgn = input(&dir);
+    let report = dir.join("report");
+    let out = dir.join("out.pgn");
+    let (ok, log) = sable(&[
+        "analyse",
+        &pgn,
+        "--nodes",
+        "4000",
+        "-o",
+        out.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(ok, "{log}");
+    let shot = dir.join("game.png");
+    let status = std::process::Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            &format!("--screenshot={}", shot.display()),
+            "--window-size=1200,1600",
+            &format!("file://{}", report.join("game-0001.html").display()),
+        ])
+        .output()
+        .expect("chromium runs");
+    assert!(status.status.success(), "{status:?}");
+    let png = std::fs::read(&shot).expect("a screenshot");
+    assert!(png.starts_with(b"\x89PNG"), "not a PNG");
+    // A blank page compresses to a few kilobytes; the report has a graph and boards.
+    assert!(
+        png.len() > 30_000,
+        "the screenshot looks blank: {} bytes",
+        png.len()
+    );
+    if let Ok(keep) = std::env::var("SABLE_KEEP_SCREENSHOT") {
+        std::fs::copy(&shot, keep).unwrap();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
