@@ -33,8 +33,9 @@ fn input(dir: &Path) -> String {
     text.push_str(
         "[Event \"commented\"]\n[White \"C\"]\n[Black \"D\"]\n[Result \"*\"]\n\n\
          1. d4 { [%clk 0:05:00] } 1... d5 { [%clk 0:05:00] } 2. c4 $1 { The gambit. } \
-         ( 2. Nf3 { quieter } ) 2... dxc4 { [%clk 0:04:50] } 3. e3 b5 4. a4 c6 5. axb5 cxb5 \
-         6. Qf3 *\n\n",
+         ( 2. Nf3 { quieter } ) 2... dxc4 { [%clk 0:04:50] } \
+         3. e3 $2 { [%eval -0.9] } { (0.20 → -0.90) Mistake. Nf3 was best. } ( 3. Nf3 Nf6 ) \
+         3... b5 4. a4 c6 5. axb5 cxb5 6. Qf3 *\n\n",
     );
     let path = dir.join("in.pgn");
     std::fs::write(&path, &text).unwrap();
@@ -180,6 +181,20 @@ fn annotates_reports_and_is_idempotent() {
     assert!(c[2].nags.contains(&1));
     assert!(c[2].comments.iter().any(|x| x == "The gambit."));
     assert_eq!(c[2].variations[0].moves[0].san.as_str(), "Nf3");
+    // lichess's engine comment, its NAG, eval and variation are gone (a judgement of
+    // Sable's own may take their place).
+    assert!(
+        !text.contains("Nf3 was best") && !text.contains("-0.90"),
+        "{text}"
+    );
+    assert!(
+        c[4].variations.len() <= 1 && c[4].nags.len() <= 1,
+        "{:?}",
+        c[4]
+    );
+    if c[4].nags.is_empty() {
+        assert!(c[4].variations.is_empty(), "{:?}", c[4]);
+    }
 
     // The reports.
     for f in [
@@ -204,6 +219,12 @@ fn annotates_reports_and_is_idempotent() {
     assert!(index.contains("href=\"game-0001.html\"") && index.contains("Skipped games"));
     let svg = std::fs::read_to_string(report.join("game-0001-graph.svg")).unwrap();
     assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    let png = std::fs::read(report.join("game-0001-graph.png")).unwrap();
+    assert!(
+        png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() < 20_000,
+        "{}",
+        png.len()
+    );
 
     // Annotating the annotated file gives it back unchanged.
     let out2 = dir.join("out2.pgn");
@@ -248,6 +269,48 @@ fn uci_engines_and_their_failures() {
 
     let (ok, out) = sable(&["analyse", pgn, "--engine", "/nonexistent/engine"]);
     assert!(!ok && out.contains("cannot start"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Ctrl-C (SIGINT) stops the run; the games written so far are whole.
+#[test]
+fn interrupted_run_keeps_whole_games() {
+    let dir = scratch("sigint");
+    let out = dir.join("out.pgn");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_sable"))
+        .args([
+            "analyse",
+            &data("pgn/lichess/lichess-user-export-3970-games.pgn"),
+        ])
+        .args(["--nodes", "2000", "-o", out.to_str().unwrap()])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while std::fs::read_to_string(&out).map_or(0, |t| t.matches("[Event ").count()) < 2 {
+        assert!(started.elapsed().as_secs() < 120, "no game written");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let result = child.wait_with_output().unwrap();
+    let log = String::from_utf8_lossy(&result.stderr);
+    assert!(log.contains("(interrupted)"), "{log}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let games = read_games(&text);
+    assert!(games.len() >= 2 && games.len() < 3970, "{}", games.len());
+    for g in &games {
+        for (i, node) in g.root.moves.iter().enumerate() {
+            assert!(
+                eval_of(&node.comments, i % 2 == 0).is_some(),
+                "{}",
+                node.san
+            );
+        }
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -83,8 +83,10 @@ pub fn game_page(g: &GameReport, engine: &str) -> String {
     s.push_str("</table>");
     let _ = write!(
         s,
-        r#"<h2>Evaluation</h2><div class="graph">{}</div>"#,
-        eval_graph(g)
+        r#"<h2>Evaluation</h2><div class="graph">{}</div><p class="meta">White's winning chances after each move (lichess's win%); the graph alone: <a href="game-{:04}-graph.svg">SVG</a>, <a href="game-{:04}-graph.png">PNG</a></p>"#,
+        eval_graph(g),
+        g.number,
+        g.number
     );
     s.push_str("<h2>Critical moments</h2>");
     let mut any = false;

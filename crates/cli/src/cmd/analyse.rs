@@ -2,7 +2,8 @@
 //! position of each mainline with Sable in process or a UCI engine, and writes the games
 //! again with `[%eval]` comments, `?!`/`?`/`??` by lichess's rules, the engine's better
 //! line at each judged move and the opening name; with `--report DIR`, an HTML page per
-//! game (evaluation graph, accuracy, ACPL, critical moments on boards), the graph as SVG,
+//! game (evaluation graph, accuracy, ACPL, critical moments on boards), the graph as SVG
+//! and PNG,
 //! and an index of the run. Games that cannot be read are reported with line and column
 //! and skipped; each game is written and flushed when done, so Ctrl-C keeps them.
 
@@ -376,8 +377,8 @@ fn opening(tree: &GameTree, positions: &[Position]) -> Option<Opening> {
     })
 }
 
-fn write_file(path: &Path, text: &str) -> Result<(), CliError> {
-    std::fs::write(path, text).map_err(|source| CliError::Io {
+fn write_file(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), CliError> {
+    std::fs::write(path, bytes).map_err(|source| CliError::Io {
         path: path.display().to_string(),
         source,
     })
@@ -491,10 +492,14 @@ pub fn run(args: Args) -> CliResult {
         analysed += 1;
         if let Some(dir) = &report_dir {
             let stem = format!("game-{games_read:04}");
-            write_file(&dir.join(format!("{stem}-graph.svg")), &eval_graph(&report))?;
+            write_file(&dir.join(format!("{stem}-graph.svg")), eval_graph(&report))?;
+            write_file(
+                &dir.join(format!("{stem}-graph.png")),
+                crate::analyse::png::eval_graph_png(&report),
+            )?;
             write_file(
                 &dir.join(format!("{stem}.html")),
-                &game_page(&report, &engine_name),
+                game_page(&report, &engine_name),
             )?;
             rows.push(IndexRow {
                 report,
@@ -502,7 +507,7 @@ pub fn run(args: Args) -> CliResult {
             });
             write_file(
                 &dir.join("index.html"),
-                &index_page(&args.file, &rows, &skipped, &engine_name),
+                index_page(&args.file, &rows, &skipped, &engine_name),
             )?;
         }
         pb.set_position(reader.bytes_read());
@@ -517,7 +522,7 @@ pub fn run(args: Args) -> CliResult {
     if let Some(dir) = &report_dir {
         write_file(
             &dir.join("index.html"),
-            &index_page(&args.file, &rows, &skipped, &engine_name),
+            index_page(&args.file, &rows, &skipped, &engine_name),
         )?;
     }
     let secs = started.elapsed().as_secs_f64();
