@@ -314,6 +314,45 @@ fn interrupted_run_keeps_whole_games() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A real UCI engine: Stockfish's line is read back as the variation, and it sees the
+/// mate in one that 5. g3 allows.
+#[test]
+#[ignore = "needs stockfish"]
+fn stockfish_annotates() {
+    let stockfish = "/usr/games/stockfish";
+    assert!(
+        Path::new(stockfish).exists(),
+        "{stockfish} is not installed (apt-get install stockfish)"
+    );
+    let dir = scratch("stockfish");
+    let pgn = dir.join("one.pgn");
+    std::fs::write(
+        &pgn,
+        first_game("pgn/python-chess/molinari-bordais-1979.pgn"),
+    )
+    .unwrap();
+    let (ok, out) = sable(&[
+        "analyse",
+        pgn.to_str().unwrap(),
+        "--engine",
+        stockfish,
+        "--movetime",
+        "100",
+    ]);
+    assert!(ok, "{out}");
+    let games = read_games(&out[..out.find("sable analyse:").unwrap()]);
+    let g3 = &games[0].root.moves[8];
+    assert_eq!(g3.san.as_str(), "g3");
+    assert_eq!(g3.nags, vec![4], "{g3:?}");
+    assert!(g3.comments[0] == "[%eval #-1]", "{g3:?}");
+    assert!(
+        g3.comments[1].contains("Checkmate is now unavoidable. Better was "),
+        "{g3:?}"
+    );
+    assert!(!g3.variations[0].moves.is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Renders a report with headless Chromium and checks the screenshot is not blank.
 #[test]
 #[ignore = "needs chromium"]

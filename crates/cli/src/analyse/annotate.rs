@@ -2,11 +2,13 @@
 //! annotating an annotated game gives the same game again.
 //!
 //! Each mainline move gets `[%eval ...]` (merged into a comment of commands such as
-//! `[%clk ...]` when it has one); a judged move gets its NAG (`$6`/`$2`/`$4`), a comment
-//! such as `(+0.39 → -1.24) Mistake. Better was O-O.` and the engine's line as a
-//! variation. Taken out before: every `[%eval]` of the mainline, and engine comments of
-//! this form or lichess's (`Mistake. O-O was best.`) with the NAG and the variation that
-//! went with them. Other comments, NAGs and variations (a person's) stay.
+//! `[%clk ...]` when it has one); a judged move gets its NAG (`$6`/`$2`/`$4`, after a
+//! person's `?!`/`?`/`??` when the move has one and it differs), a comment such as
+//! `(+0.39 → -1.24) Mistake. Better was O-O.` and the engine's line as a variation.
+//! Taken out before: every `[%eval]` of the mainline, and engine comments of this form or
+//! lichess's (`Mistake. O-O was best.`) with the NAG (the last move assessment, where this
+//! tool puts its own) and the variation that went with them. Other comments, NAGs and
+//! variations (a person's) stay.
 
 use super::game::GameReport;
 use super::judge::Judgement;
@@ -93,7 +95,14 @@ pub fn strip(tree: &mut GameTree) {
         }
         node.comments.retain(|c| !c.is_empty());
         if judged {
-            node.nags.retain(|&n| Judgement::from_nag(n).is_none());
+            // Ours is the last move-assessment NAG (a person's may come before it).
+            if let Some(i) = node
+                .nags
+                .iter()
+                .rposition(|&n| Judgement::from_nag(n).is_some())
+            {
+                node.nags.remove(i);
+            }
             for san in better {
                 let found = node.variations.iter().rposition(|v| {
                     v.moves
@@ -143,7 +152,8 @@ pub fn apply(tree: &mut GameTree, report: &GameReport) {
             }
         };
         let Some(v) = p.verdict else { continue };
-        if !node.nags.contains(&v.judgement.nag()) {
+        // After a person's `?!`/`?`/`??` if there is one, unless it is the same.
+        if node.nags.last() != Some(&v.judgement.nag()) {
             node.nags.push(v.judgement.nag());
         }
         if let Some(text) = judgement_comment(p) {
@@ -192,6 +202,41 @@ mod tests {
         assert_eq!(strip_eval("[%eval 0.35]"), "");
         assert_eq!(strip_eval("[%eval #-3] [%clk 0:01:02]"), "[%clk 0:01:02]");
         assert_eq!(strip_eval("good [%eval 1.2,22] move"), "good move");
+    }
+
+    #[test]
+    fn a_second_pass_changes_nothing() {
+        use super::super::eval::Eval;
+        use sable_chess::pgn::PgnReader;
+        let text = "1. e4 $6 {[%clk 0:03:00]} e5 2. Qh5 $1 {bold} Ke7 $2 3. Qxe5# 1-0\n";
+        let mut tree = PgnReader::new(text.as_bytes())
+            .read_tree()
+            .unwrap()
+            .unwrap();
+        let mut evals = [0, -400, -400, -390, 1500].map(Eval::Cp).to_vec();
+        evals.push(Eval::Checkmated(sable_chess::Color::Black));
+        let start = tree.start.clone();
+        let best = |san: &str| vec![start.parse_san(san).unwrap()];
+        let lines = vec![best("d4"), vec![], vec![], vec![], vec![], vec![]];
+        let report = GameReport::build(1, &tree, &evals, &lines, None);
+        strip(&mut tree);
+        apply(&mut tree, &report);
+        let once = tree.clone();
+        let e4 = &once.root.moves[0];
+        // The person's ?! stays, the engine's ?? follows; the clock keeps its comment.
+        assert_eq!(e4.nags, vec![6, 4]);
+        assert_eq!(e4.comments[0], "[%eval -4.00] [%clk 0:03:00]");
+        assert_eq!(e4.comments[1], "(+0.00 → -4.00) Blunder. Better was d4.");
+        assert_eq!(e4.variations.len(), 1);
+        assert_eq!(once.root.moves[4].comments[0], "[%eval #0]");
+        assert_eq!(once.root.moves[3].nags, vec![2, 4]);
+        let mut again = PgnReader::new(once.to_pgn().as_bytes())
+            .read_tree()
+            .unwrap()
+            .unwrap();
+        strip(&mut again);
+        apply(&mut again, &report);
+        assert_eq!(again.to_pgn(), once.to_pgn());
     }
 
     #[test]

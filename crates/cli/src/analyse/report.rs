@@ -10,7 +10,7 @@ use std::fmt::Write;
 const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:24px auto;max-width:900px;color:#222;background:#fafafa;padding:0 16px}\
 h1{font-size:1.5em;margin:0 0 4px}h2{font-size:1.15em;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}\
 .meta{color:#666;margin:0 0 16px}table{border-collapse:collapse;background:#fff}\
-td,th{border:1px solid #ddd;padding:5px 10px;text-align:right}th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}\
+td,th{border:1px solid #ddd;padding:5px 10px;text-align:right}th{background:#f0f0f0}td:first-child,th:first-child,.l{text-align:left}\
 .graph svg{max-width:100%;height:auto;background:#fff;border:1px solid #ddd}\
 .moment{display:flex;gap:18px;align-items:flex-start;background:#fff;border:1px solid #ddd;padding:12px;margin:0 0 12px}\
 .moment p{margin:4px 0}.tag{display:inline-block;color:#fff;border-radius:3px;padding:1px 6px;font-size:.85em}\
@@ -169,12 +169,12 @@ pub fn index_page(source: &str, rows: &[IndexRow], skipped: &[String], engine: &
         escape(engine),
         skipped.len()
     );
-    s.push_str("<table><tr><th>#</th><th>White</th><th>Black</th><th>Result</th><th>Opening</th><th>Moves</th><th>Accuracy W / B</th><th>ACPL W / B</th><th>?! ? ?? W</th><th>?! ? ?? B</th></tr>");
+    s.push_str(r#"<table><tr><th>#</th><th class="l">White</th><th class="l">Black</th><th class="l">Result</th><th class="l">Opening</th><th>Moves</th><th>Accuracy W / B</th><th>ACPL W / B</th><th>White ?!/?/??</th><th>Black ?!/?/??</th></tr>"#);
     for r in rows {
         let g = &r.report;
         let _ = write!(
             s,
-            r#"<tr><td><a href="{}">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} / {}</td><td>{} / {}</td><td>{} {} {}</td><td>{} {} {}</td></tr>"#,
+            r#"<tr><td><a href="{}">{}</a></td><td class="l">{}</td><td class="l">{}</td><td class="l">{}</td><td class="l">{}</td><td>{}</td><td>{} / {}</td><td>{} / {}</td><td>{}/{}/{}</td><td>{}/{}/{}</td></tr>"#,
             escape(&r.file),
             g.number,
             escape(&g.white),

@@ -22,7 +22,7 @@ use sable_chess::pgn::{GameTree, PgnReader, TreeBuilder};
 use sable_chess::{Move, Position, SanMode};
 use sable_engine::{ScoreReport, SearchLimits};
 use std::fs::File;
-use std::io::{BufReader, BufWriter, IsTerminal, Write};
+use std::io::{BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -36,7 +36,7 @@ pub const DEFAULT_UCI_MOVETIME_MS: u64 = 100;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The PGN file (one game or many; read as a stream).
+    /// The PGN file (one game or many; read as a stream); `-` for standard input.
     file: String,
     /// Write the annotated PGN here (default: standard output).
     #[arg(short, long, value_name = "OUT.pgn")]
@@ -385,12 +385,17 @@ fn write_file(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), CliError> {
 }
 
 pub fn run(args: Args) -> CliResult {
-    let file = File::open(&args.file).map_err(|source| CliError::Io {
-        path: args.file.clone(),
-        source,
-    })?;
-    let total_bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let mut reader = PgnReader::new(BufReader::new(file));
+    let (input, total_bytes): (Box<dyn BufRead>, u64) = if args.file == "-" {
+        (Box::new(BufReader::new(std::io::stdin())), 0)
+    } else {
+        let file = File::open(&args.file).map_err(|source| CliError::Io {
+            path: args.file.clone(),
+            source,
+        })?;
+        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+        (Box::new(BufReader::new(file)), len)
+    };
+    let mut reader = PgnReader::new(input);
     let cancel = super::cancel_on_ctrlc("sable analyse");
     let mut analyser: Box<dyn Analyser> = match &args.engine {
         Some(cmd) => Box::new(External::start(&args, cmd, cancel.clone())?),
