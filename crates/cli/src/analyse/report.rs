@@ -152,10 +152,37 @@ pub fn game_page(g: &GameReport, engine: &str) -> String {
     s
 }
 
-/// One row of the index.
+/// One row of the index: the totals of a game, without its moves (an index of
+/// thousands of games stays small).
 pub struct IndexRow {
-    pub report: GameReport,
+    pub number: usize,
+    pub white: String,
+    pub black: String,
+    pub result: String,
+    pub opening: String,
+    pub moves: usize,
+    pub accuracy: [Option<f64>; 2],
+    pub acpl: [Option<i32>; 2],
+    pub counts: [[usize; 3]; 2],
+    /// The game's page.
     pub file: String,
+}
+
+impl IndexRow {
+    pub fn new(g: &GameReport, file: String) -> IndexRow {
+        IndexRow {
+            number: g.number,
+            white: g.white.clone(),
+            black: g.black.clone(),
+            result: g.result.clone(),
+            opening: opening_text(g),
+            moves: g.plies.len().div_ceil(2),
+            accuracy: g.accuracy,
+            acpl: g.acpl,
+            counts: g.counts,
+            file,
+        }
+    }
 }
 
 /// The summary page of a run.
@@ -170,18 +197,17 @@ pub fn index_page(source: &str, rows: &[IndexRow], skipped: &[String], engine: &
         skipped.len()
     );
     s.push_str(r#"<table><tr><th>#</th><th class="l">White</th><th class="l">Black</th><th class="l">Result</th><th class="l">Opening</th><th>Moves</th><th>Accuracy W / B</th><th>ACPL W / B</th><th>White ?!/?/??</th><th>Black ?!/?/??</th></tr>"#);
-    for r in rows {
-        let g = &r.report;
+    for g in rows {
         let _ = write!(
             s,
             r#"<tr><td><a href="{}">{}</a></td><td class="l">{}</td><td class="l">{}</td><td class="l">{}</td><td class="l">{}</td><td>{}</td><td>{} / {}</td><td>{} / {}</td><td>{}/{}/{}</td><td>{}/{}/{}</td></tr>"#,
-            escape(&r.file),
+            escape(&g.file),
             g.number,
             escape(&g.white),
             escape(&g.black),
             escape(&g.result),
-            escape(&opening_text(g)),
-            g.plies.len().div_ceil(2),
+            escape(&g.opening),
+            g.moves,
             pct(g.accuracy[0]),
             pct(g.accuracy[1]),
             int(g.acpl[0]),

@@ -31,6 +31,8 @@ use std::time::{Duration, Instant};
 /// Nodes per position for Sable when no limit is given: about 0.1 s a position on one
 /// core of a current machine (see the README for the measured rate).
 pub const DEFAULT_NODES: u64 = 150_000;
+/// The longest the index of a long run goes without being rewritten.
+const INDEX_EVERY: Duration = Duration::from_secs(5);
 /// Milliseconds per position for a UCI engine when no limit is given.
 pub const DEFAULT_UCI_MOVETIME_MS: u64 = 100;
 
@@ -422,10 +424,17 @@ pub fn run(args: Args) -> CliResult {
             source,
         })?;
     }
-    let pb = if std::io::stderr().is_terminal() {
+    let pb = if std::io::stderr().is_terminal() && total_bytes > 0 {
         let pb = ProgressBar::new(total_bytes);
         pb.set_style(
             ProgressStyle::with_template("{bar:30} {bytes}/{total_bytes} {elapsed_precise} {msg}")
+                .expect("a valid template"),
+        );
+        pb
+    } else if std::io::stderr().is_terminal() {
+        let pb = ProgressBar::new_spinner();
+        pb.set_style(
+            ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
                 .expect("a valid template"),
         );
         pb
@@ -436,6 +445,7 @@ pub fn run(args: Args) -> CliResult {
     let started = Instant::now();
     let mut builder = TreeBuilder::new(SanMode::Lenient);
     let mut rows: Vec<IndexRow> = Vec::new();
+    let mut last_index = Instant::now();
     let mut skipped: Vec<String> = Vec::new();
     let (mut games_read, mut analysed, mut plies_done, mut positions_done) = (0usize, 0, 0, 0u64);
     let mut failure = None;
@@ -506,14 +516,15 @@ pub fn run(args: Args) -> CliResult {
                 &dir.join(format!("{stem}.html")),
                 game_page(&report, &engine_name),
             )?;
-            rows.push(IndexRow {
-                report,
-                file: format!("{stem}.html"),
-            });
-            write_file(
-                &dir.join("index.html"),
-                index_page(&args.file, &rows, &skipped, &engine_name),
-            )?;
+            rows.push(IndexRow::new(&report, format!("{stem}.html")));
+            // Rewritten as it grows, but at most every few seconds for long runs.
+            if rows.len() <= 50 || last_index.elapsed() > INDEX_EVERY {
+                write_file(
+                    &dir.join("index.html"),
+                    index_page(&args.file, &rows, &skipped, &engine_name),
+                )?;
+                last_index = Instant::now();
+            }
         }
         pb.set_position(reader.bytes_read());
         let secs = started.elapsed().as_secs_f64().max(1e-9);
