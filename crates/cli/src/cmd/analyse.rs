@@ -43,7 +43,7 @@ pub struct Args {
     /// Write the annotated PGN here (default: standard output).
     #[arg(short, long, value_name = "OUT.pgn")]
     output: Option<String>,
-    /// Write a report per game (HTML and the graph as SVG) and index.html into DIR.
+    /// Write a report per game (HTML, the graph as SVG and PNG) and index.html into DIR.
     #[arg(long, value_name = "DIR")]
     report: Option<String>,
     /// Analyse with this UCI engine (program and arguments) instead of Sable in process.
@@ -58,7 +58,7 @@ pub struct Args {
     /// Hash table in MB (Sable, default 64; for --engine, sets its `Hash` option).
     #[arg(long, value_name = "MB")]
     hash: Option<usize>,
-    /// Time per position in milliseconds.
+    /// Time per position in milliseconds (the default for --engine: 100).
     #[arg(long, value_name = "MS")]
     movetime: Option<u64>,
     /// Nodes per position (default for Sable: 150000 when no limit is given).
@@ -109,6 +109,8 @@ impl InProcess {
         engine
             .set_hash_mb(args.hash.unwrap_or(64) as i64)
             .map_err(fail)?;
+        // No transmission delay in process: --movetime is the search's own time.
+        engine.set_move_overhead(0).map_err(fail)?;
         let mut limits = SearchLimits {
             movetime_ms: args.movetime,
             nodes: args.nodes,
@@ -491,12 +493,31 @@ pub fn run(args: Args) -> CliResult {
                 break;
             }
         };
-        let game_opening = opening(&tree, &positions);
-        let report = GameReport::build(games_read, &tree, &evals, &lines, game_opening);
-        annotate::apply(&mut tree, &report);
-        let written = out
-            .write_all(tree.to_pgn().as_bytes())
-            .and_then(|()| out.flush());
+        // Everything after the search is this program's own code: a bug in it costs the
+        // game, not the run.
+        let finished = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let game_opening = opening(&tree, &positions);
+            let report = GameReport::build(games_read, &tree, &evals, &lines, game_opening);
+            annotate::apply(&mut tree, &report);
+            let pages = report_dir.is_some().then(|| {
+                (
+                    eval_graph(&report),
+                    crate::analyse::png::eval_graph_png(&report),
+                    game_page(&report, &engine_name),
+                )
+            });
+            (tree.to_pgn(), report, pages)
+        }));
+        let Ok((pgn, report, pages)) = finished else {
+            let msg = format!(
+                "{}: game {games_read}: internal error while annotating (see above)",
+                args.file
+            );
+            pb.suspend(|| eprintln!("sable analyse: {msg}; game skipped"));
+            skipped.push(msg);
+            continue;
+        };
+        let written = out.write_all(pgn.as_bytes()).and_then(|()| out.flush());
         if let Err(source) = written {
             return Err(CliError::Io {
                 path: out_name,
@@ -505,17 +526,11 @@ pub fn run(args: Args) -> CliResult {
         }
         plies_done += report.plies.len();
         analysed += 1;
-        if let Some(dir) = &report_dir {
+        if let (Some(dir), Some((svg, png, html))) = (&report_dir, pages) {
             let stem = format!("game-{games_read:04}");
-            write_file(&dir.join(format!("{stem}-graph.svg")), eval_graph(&report))?;
-            write_file(
-                &dir.join(format!("{stem}-graph.png")),
-                crate::analyse::png::eval_graph_png(&report),
-            )?;
-            write_file(
-                &dir.join(format!("{stem}.html")),
-                game_page(&report, &engine_name),
-            )?;
+            write_file(&dir.join(format!("{stem}-graph.svg")), svg)?;
+            write_file(&dir.join(format!("{stem}-graph.png")), png)?;
+            write_file(&dir.join(format!("{stem}.html")), html)?;
             rows.push(IndexRow::new(&report, format!("{stem}.html")));
             // Rewritten as it grows, but at most every few seconds for long runs.
             if rows.len() <= 50 || last_index.elapsed() > INDEX_EVERY {
