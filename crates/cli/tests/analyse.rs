@@ -269,6 +269,10 @@ fn uci_engines_and_their_failures() {
 
     let (ok, out) = sable(&["analyse", pgn, "--engine", "/nonexistent/engine"]);
     assert!(!ok && out.contains("cannot start"), "{out}");
+    // The input is never overwritten.
+    let (ok, out) = sable(&["analyse", pgn, "-o", pgn]);
+    assert!(!ok && out.contains("that is the input file"), "{out}");
+    assert!(std::fs::read_to_string(pgn).unwrap().contains("Nd3#"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -406,6 +406,17 @@ pub fn run(args: Args) -> CliResult {
         None => Box::new(InProcess::new(&args)?),
     };
     let engine_name = analyser.name();
+    if let Some(path) = &args.output {
+        let same = |a: &str, b: &str| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        };
+        if same(path, &args.file) {
+            return Err(CliError::msg(format!(
+                "-o {path}: that is the input file; write the annotated games elsewhere"
+            )));
+        }
+    }
     let mut out: Box<dyn Write> = match &args.output {
         Some(path) => Box::new(BufWriter::new(File::create(path).map_err(|source| {
             CliError::Io {
