@@ -102,6 +102,11 @@ pub fn eval_graph(game: &GameReport) -> String {
     }
     for p in &game.plies {
         let Some(j) = p.judgement() else { continue };
+        // Mistakes and blunders link to their board on the game's page.
+        let critical = j >= Judgement::Mistake;
+        if critical {
+            let _ = write!(s, r##"<a href="#ply{}">"##, p.ply);
+        }
         let _ = write!(
             s,
             r##"<circle cx="{:.1}" cy="{:.1}" r="4.5" fill="{}" stroke="#fff" stroke-width="1.5"><title>{} {}{} {} ({} → {})</title></circle>"##,
@@ -115,6 +120,9 @@ pub fn eval_graph(game: &GameReport) -> String {
             p.eval_before.human(),
             p.eval.human()
         );
+        if critical {
+            s.push_str("</a>");
+        }
     }
     s.push_str("</svg>");
     s
