@@ -121,9 +121,14 @@ const COMMANDS: &[Command] = &[
         help: "show the book moves here; load a Polyglot book (and use it), switch it on or off, pick the heaviest or a weighted move",
     },
     Command {
+        name: "tb",
+        args: "[DIR]",
+        help: "the Syzygy tables' verdict here and on every move; with DIR, use the tables there (SyzygyPath)",
+    },
+    Command {
         name: "set",
         args: "[NAME VALUE]",
-        help: "show the options, or set one (hash, threads, multipv, chess960, ascii, usennue, evalfile)",
+        help: "show the options, or set one (hash, threads, multipv, chess960, ascii, usennue, evalfile, syzygypath, syzygyprobedepth, syzygy50moverule, syzygyprobelimit)",
     },
     Command {
         name: "exit",
@@ -237,6 +242,7 @@ impl Console {
             "hint" => self.hint(),
             "set" => self.set(&args),
             "book" => self.book(rest),
+            "tb" => self.tablebase(rest),
             "exit" | "quit" => return false,
             _ => {
                 let pos = self.session.position();
@@ -615,6 +621,25 @@ impl Console {
         }
     }
 
+    fn tablebase(&mut self, arg: &str) {
+        if !arg.is_empty() {
+            match crate::syzygy::set_option(&mut self.session.engine, "syzygypath", arg) {
+                Some(Ok(lines)) => lines.iter().for_each(|l| self.say(l)),
+                Some(Err(e)) => return self.err(e),
+                None => {}
+            }
+        }
+        let engine = &self.session.engine;
+        let Some(tb) = engine.tablebases() else {
+            return self.err("tb: no tables (tb DIR, or set syzygypath DIR)");
+        };
+        let pos = self.session.position();
+        match crate::cmd::tb::probe_report(tb, &pos, engine.options().syzygy.rule50) {
+            Ok(text) => self.say(text.trim_end()),
+            Err(e) => self.err(format!("tb: {e}")),
+        }
+    }
+
     fn book(&mut self, arg: &str) {
         let e = &mut self.session.engine;
         match arg {
@@ -666,12 +691,21 @@ impl Console {
         let Some((&name, value)) = args.split_first() else {
             let o = self.session.engine.options().clone();
             let text = format!(
-                "hash {} MB, threads {}, multipv {}, chess960 {}, ascii {}, usennue {}, evalfile '{}'",
-                o.hash_mb, o.threads, o.multipv, o.chess960, self.ascii, o.use_nnue, o.eval_file
+                "hash {} MB, threads {}, multipv {}, chess960 {}, ascii {}, usennue {}, evalfile '{}'\nsyzygypath '{}', syzygyprobedepth {}, syzygy50moverule {}, syzygyprobelimit {} ({})",
+                o.hash_mb, o.threads, o.multipv, o.chess960, self.ascii, o.use_nnue, o.eval_file,
+                o.syzygy_path, o.syzygy.probe_depth, o.syzygy.rule50, o.syzygy.probe_limit,
+                crate::syzygy::status(&self.session.engine)
             );
             return self.say(&text);
         };
         let value = value.join(" ");
+        if let Some(result) = crate::syzygy::set_option(&mut self.session.engine, name, &value) {
+            match result {
+                Ok(lines) => lines.iter().for_each(|l| self.say(l)),
+                Err(e) => self.say(&format!("error: {e}")),
+            }
+            return;
+        }
         let number = value.parse::<i64>();
         let flag = match value.as_str() {
             "on" | "true" | "1" => Some(true),

@@ -9,6 +9,7 @@ mod arena;
 mod cmd;
 mod console;
 mod rng;
+mod syzygy;
 mod uci;
 mod xboard;
 
@@ -24,6 +25,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Syzygy tablebases: probe a position (WDL, DTZ, every move), or measure probe speed.
+    Tb(cmd::tb::Args),
     /// Count leaf nodes of the legal move tree (like Stockfish's `go perft`), or run a suite.
     Perft(cmd::perft::Args),
     /// Play random legal games and tabulate how they end (a test of the rules code).
@@ -113,6 +116,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Perft(args)) => cmd::perft::run(args),
+        Some(Command::Tb(args)) => cmd::tb::run(args),
         Some(Command::RandomGames(args)) => cmd::random_games::run(args),
         Some(Command::Magics(args)) => cmd::magics::run(args),
         Some(Command::Moves(args)) => cmd::moves::run(args),

@@ -120,7 +120,7 @@ pub fn thinking_line(info: &SearchInfo, root: &Position) -> String {
 }
 
 fn feature_lines() -> Vec<String> {
-    vec![
+    let mut lines = vec![
         "feature done=0".to_string(),
         format!(
             "feature ping=1 setboard=1 playother=1 usermove=1 san=0 time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 nps=1 debug=1 name=0 variants=\"normal,fischerandom\" myname=\"Sable {}\"",
@@ -151,8 +151,21 @@ fn feature_lines() -> Vec<String> {
             EngineOptions::default().use_nnue as u8
         ),
         "feature option=\"EvalFile -file \"".to_string(),
-        "feature done=1".to_string(),
-    ]
+    ];
+    for (name, kind) in crate::syzygy::OPTIONS {
+        lines.push(match kind {
+            crate::syzygy::Kind::Path => format!("feature option=\"{name} -path \""),
+            crate::syzygy::Kind::Check(on) => {
+                format!("feature option=\"{name} -check {}\"", on as u8)
+            }
+            crate::syzygy::Kind::Spin((min, default, max)) => {
+                format!("feature option=\"{name} -spin {default} {min} {max}\"")
+            }
+        });
+    }
+    lines.push("feature egt=\"syzygy\"".to_string());
+    lines.push("feature done=1".to_string());
+    lines
 }
 
 impl Xboard {
@@ -246,7 +259,8 @@ impl Xboard {
         let rest = line[cmd.len()..].trim();
         match cmd {
             "xboard" | "accepted" | "random" | "computer" | "name" | "rating" | "ics"
-            | "egtpath" | "include" | "exclude" => {}
+            | "include" | "exclude" => {}
+            "egtpath" => self.egtpath(args, line),
             "protover" => {
                 for l in feature_lines() {
                     self.wire.send(&l);
@@ -689,6 +703,23 @@ impl Xboard {
         true
     }
 
+    /// `egtpath syzygy DIR`: the Syzygy tables (other kinds are not ours).
+    fn egtpath(&mut self, args: &[&str], line: &str) {
+        match args.split_first() {
+            Some((&"syzygy", dirs)) => {
+                self.session.abandon_search();
+                let path = dirs.join(" ");
+                match crate::syzygy::set_option(&mut self.session.engine, "syzygypath", &path) {
+                    Some(Ok(lines)) => lines.iter().for_each(|l| self.wire.send(&format!("# {l}"))),
+                    Some(Err(e)) => self.error(&e, line),
+                    None => {}
+                }
+            }
+            Some(_) => {}
+            None => self.error("egtpath needs a kind and a folder", line),
+        }
+    }
+
     fn option(&mut self, rest: &str, line: &str) {
         let (name, value) = match rest.split_once('=') {
             Some((n, v)) => (n.trim(), Some(v.trim())),
@@ -702,6 +733,15 @@ impl Xboard {
             .collect::<String>()
             .to_ascii_lowercase();
         if self.book_option(&key, value, line) {
+            return;
+        }
+        if key.starts_with("syzygy") {
+            self.session.abandon_search();
+            match crate::syzygy::set_option(&mut self.session.engine, &key, value.unwrap_or("")) {
+                Some(Ok(lines)) => lines.iter().for_each(|l| self.wire.send(&format!("# {l}"))),
+                Some(Err(e)) => self.error(&e, line),
+                None => self.error("unknown option", line),
+            }
             return;
         }
         match (key.as_str(), number(value)) {

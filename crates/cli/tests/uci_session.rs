@@ -656,3 +656,63 @@ fn hash_beyond_memory_is_refused_and_the_old_table_kept() {
     s.send("go depth 3");
     s.bestmove(10_000);
 }
+
+#[test]
+fn syzygy_tables_are_announced_used_and_refused_cleanly() {
+    let tables = sable_testdata::folder("syzygy/tables");
+    let mut s = Session::start(&[]);
+    s.send("uci");
+    let lines = s.until_within(|l| l == "uciok", 5000);
+    for opt in [
+        "option name SyzygyPath type string default <empty>",
+        "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+        "option name Syzygy50MoveRule type check default true",
+        "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+    ] {
+        assert!(lines.iter().any(|l| l == opt), "{opt} missing: {lines:?}");
+    }
+    s.send(&format!(
+        "setoption name SyzygyPath value {}",
+        tables.display()
+    ));
+    let got = s.until_within(|l| l.starts_with("info string"), 5000);
+    assert!(
+        got.last()
+            .unwrap()
+            .contains("35 WDL and 35 DTZ tables, up to 4 pieces"),
+        "{got:?}"
+    );
+    // KQ against KR: the move played keeps the fastest win, the score is a tablebase win.
+    let fen = "8/8/8/8/4k3/8/6r1/K2Q4 w - - 0 1";
+    s.send(&format!("position fen {fen}"));
+    s.send("go depth 8");
+    let (lines, best) = s.bestmove(30_000);
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last_info.contains(" score cp 19"), "{last_info}");
+    let tbhits: u64 = last_info
+        .split(" tbhits ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("tbhits");
+    assert!(tbhits > 0, "{last_info}");
+    assert_eq!(best_of(&best), "d1h1", "Qh1 is the only move with DTZ 51");
+    // A folder that is not there: named, and the tables in use stay.
+    s.send("setoption name SyzygyPath value /no/such/folder");
+    let got = s.until_within(|l| l.starts_with("info string"), 5000);
+    let line = got.last().unwrap();
+    assert!(
+        line.contains("/no/such/folder") && line.contains("stay"),
+        "{line}"
+    );
+    s.send("setoption name SyzygyProbeLimit value 99");
+    let got = s.until_within(|l| l.starts_with("info string"), 5000);
+    assert!(got.last().unwrap().contains("between 0 and 7"), "{got:?}");
+    s.send("go depth 4");
+    let (_, best) = s.bestmove(30_000);
+    assert_eq!(best_of(&best), "d1h1");
+}

@@ -491,3 +491,37 @@ fn chess960_castling_in_both_directions() {
     e.expect_move(&mut pos);
     e.quit();
 }
+
+#[test]
+fn egtpath_syzygy_loads_the_tables_and_the_engine_plays_by_them() {
+    let mut e = Engine::start();
+    let features = e.transcript.join(" ");
+    assert!(features.contains("egt=\"syzygy\""), "{features}");
+    assert!(features.contains("option=\"SyzygyPath -path"), "{features}");
+    let tables = sable_testdata::folder("syzygy/tables");
+    e.send(&format!("egtpath syzygy {}", tables.display()));
+    let said = e.sync();
+    assert!(
+        said.iter().any(|l| l.contains("35 WDL and 35 DTZ tables")),
+        "{said:?}"
+    );
+    e.send("egtpath syzygy /no/such/folder");
+    let said = e.sync();
+    assert!(
+        said.iter()
+            .any(|l| l.starts_with("Error") && l.contains("/no/such/folder")),
+        "{said:?}"
+    );
+    // Gaviota paths and other kinds are not ours: ignored quietly.
+    e.send("egtpath gaviota /somewhere");
+    assert!(e.sync().is_empty());
+    e.send("new");
+    e.send("force");
+    e.send("setboard 8/8/8/8/4k3/8/6r1/K2Q4 w - - 0 1");
+    let mut pos = fen("8/8/8/8/4k3/8/6r1/K2Q4 w - - 0 1");
+    e.send("sd 6");
+    e.send("go");
+    let played = e.expect_move(&mut pos);
+    assert_eq!(played, "d1h1", "Qh1 is the only move with DTZ 51");
+    e.quit();
+}

@@ -7,6 +7,7 @@ use crate::limits::SearchLimits;
 use crate::nnue::{NetError, Network, EMBEDDED};
 use crate::report::{SearchEvent, SearchResult};
 use crate::search::Worker;
+use crate::tablebase::{self, Tablebases, TbError, TbSettings};
 use crate::threads::{self, Control, NodeCounter, SearchContext};
 use crate::time;
 use crate::tt::{AllocError, TranspositionTable};
@@ -54,6 +55,10 @@ pub struct EngineOptions {
     pub use_nnue: bool,
     /// The network's file; empty for the embedded one.
     pub eval_file: String,
+    /// `SyzygyPath`: folders of Syzygy tables ("" for none).
+    pub syzygy_path: String,
+    /// `SyzygyProbeDepth`, `Syzygy50MoveRule`, `SyzygyProbeLimit`.
+    pub syzygy: TbSettings,
 }
 
 impl Default for EngineOptions {
@@ -74,6 +79,8 @@ impl Default for EngineOptions {
             book_learning: false,
             use_nnue: embedded_net().is_some(),
             eval_file: String::new(),
+            syzygy_path: String::new(),
+            syzygy: TbSettings::default(),
         }
     }
 }
@@ -108,6 +115,19 @@ pub enum EngineError {
     Net(#[from] NetError),
     #[error("no network is loaded (this build embeds none; set EvalFile first)")]
     NoNetwork,
+    #[error("SyzygyPath refused, {}: {source}", kept_tables(.kept))]
+    Tablebase {
+        source: TbError,
+        /// The tables still in use, if any.
+        kept: Option<String>,
+    },
+}
+
+fn kept_tables(kept: &Option<String>) -> String {
+    match kept {
+        Some(path) => format!("the tables of {path} stay"),
+        None => "no tables in use".to_string(),
+    }
 }
 
 /// The network compiled into the binary, if any (see `nnue::EMBEDDED`), read once and
@@ -137,6 +157,8 @@ pub struct Engine {
     running: Option<JoinHandle<Vec<Worker>>>,
     go_start: Instant,
     book: Option<OpeningBook>,
+    /// The Syzygy tables of `SyzygyPath`.
+    tb: Option<Arc<Tablebases>>,
 }
 
 impl Default for Engine {
@@ -174,6 +196,7 @@ impl Engine {
             net: embedded_net(),
             go_start: Instant::now(),
             book: None,
+            tb: None,
             options,
         }
     }
@@ -377,6 +400,60 @@ impl Engine {
         Ok(())
     }
 
+    /// Opens the Syzygy tables of `path` (folders separated by `:`, `;` on Windows;
+    /// empty or `<empty>` for none) and returns notes on files or folders left out. When
+    /// no table can be used the previous tables stay and the error says so.
+    pub fn set_syzygy_path(&mut self, path: &str) -> Result<Vec<String>, EngineError> {
+        self.idle()?;
+        let path = path.trim();
+        if path.is_empty() || path == "<empty>" {
+            self.tb = None;
+            self.options.syzygy_path.clear();
+            return Ok(Vec::new());
+        }
+        match Tablebases::open(path) {
+            Ok((tb, notes)) => {
+                self.tb = Some(Arc::new(tb));
+                self.options.syzygy_path = path.to_string();
+                Ok(notes)
+            }
+            Err(source) => Err(EngineError::Tablebase {
+                source,
+                kept: self.tb.as_ref().map(|t| t.path().to_string()),
+            }),
+        }
+    }
+
+    /// The tables in use, if any.
+    pub fn tablebases(&self) -> Option<&Arc<Tablebases>> {
+        self.tb.as_ref()
+    }
+
+    /// `SyzygyProbeDepth`.
+    pub fn set_syzygy_probe_depth(&mut self, depth: i64) -> Result<(), EngineError> {
+        let (min, _, max) = tablebase::PROBE_DEPTH;
+        check_range("SyzygyProbeDepth", depth, (min, max))?;
+        self.idle()?;
+        self.options.syzygy.probe_depth = depth as i32;
+        Ok(())
+    }
+
+    /// `SyzygyProbeLimit`: the most pieces a probed position may have (0: no probes).
+    pub fn set_syzygy_probe_limit(&mut self, pieces: i64) -> Result<(), EngineError> {
+        let (min, _, max) = tablebase::PROBE_LIMIT;
+        check_range("SyzygyProbeLimit", pieces, (min, max))?;
+        self.idle()?;
+        self.options.syzygy.probe_limit = pieces as usize;
+        Ok(())
+    }
+
+    /// `Syzygy50MoveRule`: whether wins too slow for the 50-move rule count as draws.
+    pub fn set_syzygy_50_move_rule(&mut self, on: bool) -> Result<(), EngineError> {
+        self.idle()?;
+        self.options.syzygy.rule50 = on;
+        Ok(())
+    }
+
     /// Evaluates with the network (refused when none is loaded) or the hand-crafted
     /// evaluation.
     pub fn set_use_nnue(&mut self, on: bool) -> Result<(), EngineError> {
@@ -538,6 +615,14 @@ impl Engine {
             root: self.pos.clone(),
             game_keys: self.history.keys().to_vec(),
             net: self.network().cloned(),
+            tb_cardinality: self
+                .tb
+                .as_ref()
+                .map_or(0, |t| t.max_pieces().min(self.options.syzygy.probe_limit)),
+            tb: self.tb.clone(),
+            tb_settings: self.options.syzygy,
+            tbhits: Default::default(),
+            root_tb: Default::default(),
             limits,
         });
         let workers = std::mem::take(&mut self.workers);

@@ -47,6 +47,8 @@ pub struct SearchInfo {
     pub nps: u64,
     /// Permille of the table filled by this search.
     pub hashfull: u32,
+    /// Tablebase probes that answered, all threads.
+    pub tbhits: u64,
     pub time: Duration,
     pub pv: Vec<Move>,
 }

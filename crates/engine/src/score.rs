@@ -11,6 +11,14 @@ pub const MATE: i32 = 32_000;
 pub const INFINITE: i32 = 32_001;
 /// Scores at least this large (in absolute value) are mate scores.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// A tablebase win at the root: the band `TB_BOUND..=TB_WIN` lies just below the mate
+/// scores, so a proven win by the tables outranks any evaluation and loses only to a mate.
+pub const TB_WIN: i32 = MATE_BOUND - 1 - MAX_PLY as i32;
+/// Scores at least this large (in absolute value) are tablebase wins or mates: decided.
+pub const TB_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+/// Tablebase wins are reported as this many centipawns less their distance in plies
+/// (200 pawns: far above any evaluation, below what GUIs show as mate).
+pub const TB_REPORT_CP: i32 = 20_000;
 /// A draw.
 pub const DRAW: i32 = 0;
 /// Marks "no static evaluation" (in check).
@@ -28,20 +36,39 @@ pub const fn mate_in(ply: usize) -> i32 {
     MATE - ply as i32
 }
 
+/// A tablebase win found at `ply` (the nearer, the higher).
+#[inline]
+pub const fn tb_win_in(ply: usize) -> i32 {
+    TB_WIN - ply as i32
+}
+
+/// A tablebase loss found at `ply`.
+#[inline]
+pub const fn tb_loss_in(ply: usize) -> i32 {
+    -TB_WIN + ply as i32
+}
+
+/// Whether a score is decided: a mate or a tablebase win for either side. Pruning that
+/// trusts an estimate never returns such a score.
+#[inline]
+pub const fn is_decisive(score: i32) -> bool {
+    score.abs() >= TB_BOUND
+}
+
 /// Whether a score is a mate score for either side.
 #[inline]
 pub const fn is_mate(score: i32) -> bool {
     score.abs() >= MATE_BOUND
 }
 
-/// Converts a search score at `ply` into the form stored in the table: mate distances are
-/// counted from the stored node, not from the root, so that a transposition at another
-/// ply reads back the right distance.
+/// Converts a search score at `ply` into the form stored in the table: mate (and
+/// tablebase win) distances are counted from the stored node, not from the root, so that
+/// a transposition at another ply reads back the right distance.
 #[inline]
 pub const fn to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score - ply as i32
     } else {
         score
@@ -51,27 +78,32 @@ pub const fn to_tt(score: i32, ply: usize) -> i32 {
 /// The inverse of [`to_tt`]: a stored score read back at `ply`.
 #[inline]
 pub const fn from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score + ply as i32
     } else {
         score
     }
 }
 
-/// Clamps a static evaluation out of the mate range.
+/// Clamps a static evaluation out of the decided (mate and tablebase) range.
 #[inline]
 pub fn clamp_eval(v: i32) -> i32 {
-    v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    v.clamp(-TB_BOUND + 1, TB_BOUND - 1)
 }
 
-/// The score as a report: centipawns or signed mate distance in moves.
+/// The score as a report: centipawns or signed mate distance in moves; a tablebase win
+/// as [`TB_REPORT_CP`] less its distance in plies.
 pub fn report(score: i32) -> ScoreReport {
     if score >= MATE_BOUND {
         ScoreReport::Mate((MATE - score + 1) / 2)
     } else if score <= -MATE_BOUND {
         ScoreReport::Mate(-(MATE + score) / 2)
+    } else if score >= TB_BOUND {
+        ScoreReport::Cp(TB_REPORT_CP - (TB_WIN - score))
+    } else if score <= -TB_BOUND {
+        ScoreReport::Cp(-TB_REPORT_CP + (TB_WIN + score))
     } else {
         ScoreReport::Cp(score)
     }
@@ -80,14 +112,14 @@ pub fn report(score: i32) -> ScoreReport {
 /// A rough win/draw/loss estimate in permille, from a logistic curve of the score.
 /// The curve's constants are a plain guess, not fitted to our games.
 pub fn wdl(score: i32) -> Wdl {
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         return Wdl {
             win: 1000,
             draw: 0,
             loss: 0,
         };
     }
-    if score <= -MATE_BOUND {
+    if score <= -TB_BOUND {
         return Wdl {
             win: 0,
             draw: 0,
@@ -119,7 +151,9 @@ mod tests {
         assert_eq!(report(mated_in(4)), ScoreReport::Mate(-2));
         assert_eq!(report(mated_in(0)), ScoreReport::Mate(0));
         assert_eq!(report(37), ScoreReport::Cp(37));
-        assert_eq!(report(-MATE_BOUND + 1), ScoreReport::Cp(-MATE_BOUND + 1));
+        assert_eq!(report(-TB_BOUND + 1), ScoreReport::Cp(-TB_BOUND + 1));
+        assert_eq!(report(tb_win_in(3)), ScoreReport::Cp(TB_REPORT_CP - 3));
+        assert_eq!(report(tb_loss_in(4)), ScoreReport::Cp(-TB_REPORT_CP + 4));
     }
 
     #[test]
@@ -138,7 +172,7 @@ mod tests {
         assert_eq!(from_tt(stored, 4), lost);
         assert_eq!(from_tt(stored, 1), mated_in(6));
         // Plain scores and draws pass through unchanged.
-        for s in [-MATE_BOUND + 1, -250, DRAW, 1, 999, MATE_BOUND - 1] {
+        for s in [-TB_BOUND + 1, -250, DRAW, 1, 999, TB_BOUND - 1] {
             for ply in [0, 1, 17, MAX_PLY - 1] {
                 assert_eq!(to_tt(s, ply), s);
                 assert_eq!(from_tt(s, ply), s);
@@ -149,8 +183,12 @@ mod tests {
             for ply in 0..=d {
                 assert_eq!(from_tt(to_tt(mate_in(d), ply), ply), mate_in(d));
                 assert_eq!(from_tt(to_tt(mated_in(d), ply), ply), mated_in(d));
+                assert_eq!(from_tt(to_tt(tb_win_in(d), ply), ply), tb_win_in(d));
+                assert_eq!(from_tt(to_tt(tb_loss_in(d), ply), ply), tb_loss_in(d));
             }
         }
+        // The tablebase band stays below mates and above any evaluation.
+        assert!(tb_win_in(MAX_PLY) >= TB_BOUND && TB_WIN < MATE_BOUND);
     }
 
     #[test]

@@ -3,14 +3,16 @@
 //! thread keeps the clock and reports; when it ends, every helper is told to stop.
 
 use crate::limits::SearchLimits;
+use crate::report::Bound;
 use crate::report::{SearchEvent, SearchResult};
-use crate::score::{self, MATE_BOUND};
+use crate::score::{self, TB_BOUND};
 use crate::search::{Line, Worker};
+use crate::tablebase::{RootTb, Tablebases, TbSettings};
 use crate::time::TimeBudget;
 use crate::tt::TranspositionTable;
 use sable_chess::{Move, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Signals between the protocol side and the running search; lives as long as the engine.
@@ -44,6 +46,16 @@ pub(crate) struct SearchContext {
     pub game_keys: Vec<u64>,
     /// The network to evaluate with; `None` for the hand-crafted evaluation.
     pub net: Option<Arc<crate::nnue::Network>>,
+    /// The Syzygy tables, when `SyzygyPath` found some.
+    pub tb: Option<Arc<Tablebases>>,
+    pub tb_settings: TbSettings,
+    /// Positions with at most this many pieces are probed (0: none).
+    pub tb_cardinality: usize,
+    /// Successful table probes of all threads.
+    pub tbhits: AtomicU64,
+    /// The root's tablebase ranking, when the root is in the tables (set before the
+    /// threads start).
+    pub root_tb: OnceLock<RootTb>,
 }
 
 impl SearchContext {
@@ -60,6 +72,15 @@ impl SearchContext {
     pub fn clock_ms(&self) -> u64 {
         let e = self.start.elapsed().as_millis() as u64;
         e.saturating_sub(self.control.ponderhit_ms.load(Relaxed))
+    }
+
+    /// The score and bound to report for a root line: the tables' verdict when the root
+    /// is in them and the search found no mate (its own scores there are estimates).
+    pub fn reported(&self, score: i32, bound: Bound) -> (i32, Bound) {
+        match self.root_tb.get() {
+            Some(t) if !score::is_mate(score) => (t.score, Bound::Exact),
+            _ => (score, bound),
+        }
     }
 
     /// Whether time may end the search now (not in infinite mode, not while pondering).
@@ -93,6 +114,17 @@ pub(crate) fn run(
         }
     }
 
+    // In the tables at the root: search only the moves that keep the result.
+    if let (Some(tb), false) = (ctx.tb.as_ref(), root_moves.is_empty()) {
+        if ctx.root.occupied().count() as usize <= ctx.tb_cardinality {
+            if let Some(ranked) = tb.rank_root(&ctx.root, &root_moves, ctx.tb_settings.rule50) {
+                ctx.tbhits.fetch_add(ranked.probes, Relaxed);
+                root_moves = ranked.moves.clone();
+                let _ = ctx.root_tb.set(ranked);
+            }
+        }
+    }
+
     if root_moves.is_empty() {
         let value = if ctx.root.in_check() {
             score::mated_in(0)
@@ -109,6 +141,7 @@ pub(crate) fn run(
             wdl: score::wdl(value),
             nodes: 0,
             nps: 0,
+            tbhits: 0,
             hashfull: ctx.tt.hashfull(),
             time: ctx.elapsed(),
             pv: vec![],
@@ -178,11 +211,15 @@ pub(crate) fn run(
             .map(|h| h.mv)
             .filter(|&m| pos.is_legal(m))
     });
+    let (shown, _) = ctx.reported(line.score, line.bound);
+    if let Some(note) = ctx.tb.as_ref().and_then(|tb| tb.new_failures()) {
+        report(SearchEvent::Note(note));
+    }
     let result = SearchResult {
         best: Some(best_move),
         ponder,
-        score_value: line.score,
-        score: score::report(line.score),
+        score_value: shown,
+        score: score::report(shown),
         depth: line.depth.max(0) as u32,
         nodes: ctx.total_nodes(),
         time: ctx.elapsed(),
@@ -224,11 +261,11 @@ fn vote(results: &[Vec<Line>]) -> usize {
         if l.depth == 0 {
             continue;
         }
-        let better = if b.score.abs() >= MATE_BOUND {
+        let better = if b.score.abs() >= TB_BOUND {
             l.score > b.score
-        } else if l.score >= MATE_BOUND {
+        } else if l.score >= TB_BOUND {
             true
-        } else if l.score <= -MATE_BOUND {
+        } else if l.score <= -TB_BOUND {
             false
         } else {
             let (vl, vb) = (votes(l.mv), votes(b.mv));

@@ -47,6 +47,20 @@ pub fn path(rel: &str) -> PathBuf {
     p
 }
 
+/// The folder `rel` (e.g. `"syzygy/tables"`).
+///
+/// # Panics
+/// If it is not a folder, naming the path.
+pub fn folder(rel: &str) -> PathBuf {
+    let p = dir().join(rel);
+    assert!(
+        p.is_dir(),
+        "test data folder {} not found (set {OVERRIDE} to a folder with the same layout)",
+        p.display()
+    );
+    p
+}
+
 /// The file `rel` as text (panics, naming the path, if it is missing or unreadable).
 pub fn read_to_string(rel: &str) -> String {
     let p = path(rel);

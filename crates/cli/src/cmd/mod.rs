@@ -15,6 +15,7 @@ pub mod nnue;
 pub mod perft;
 pub mod pgn;
 pub mod random_games;
+pub mod tb;
 pub mod train;
 pub mod tune;
 

@@ -49,6 +49,15 @@ pub fn option_lines() -> Vec<String> {
         ),
         "option name EvalFile type string default <default>".to_string(),
     ];
+    for (name, kind) in crate::syzygy::OPTIONS {
+        lines.push(match kind {
+            crate::syzygy::Kind::Path => format!("option name {name} type string default <empty>"),
+            crate::syzygy::Kind::Check(on) => format!("option name {name} type check default {on}"),
+            crate::syzygy::Kind::Spin((min, default, max)) => {
+                format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+        });
+    }
     if technique::SWITCHABLE {
         lines.push("option name Ablate type string default <empty>".to_string());
     }
@@ -143,10 +152,11 @@ pub fn event_lines(event: &SearchEvent, chess960: bool, show_wdl: bool) -> Vec<S
             }
             let _ = write!(
                 s,
-                " nodes {} nps {} hashfull {} time {}",
+                " nodes {} nps {} hashfull {} tbhits {} time {}",
                 i.nodes,
                 i.nps,
                 i.hashfull,
+                i.tbhits,
                 i.time.as_millis()
             );
             if !i.pv.is_empty() {

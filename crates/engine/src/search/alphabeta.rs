@@ -13,7 +13,10 @@ use super::{Worker, MAX_PLY};
 use crate::history::{self, piece_to};
 use crate::movepick::{is_noisy, Continuations, MovePicker};
 use crate::report::{Bound, SearchEvent};
-use crate::score::{clamp_eval, is_mate, mate_in, mated_in, DRAW, INFINITE, MATE_BOUND, NONE};
+use crate::score::{
+    clamp_eval, is_decisive, mate_in, mated_in, tb_loss_in, tb_win_in, DRAW, INFINITE, NONE,
+    TB_BOUND,
+};
 use crate::see::see_ge;
 use crate::tt::TtBound;
 use sable_chess::{Move, Role, Undo};
@@ -200,6 +203,30 @@ impl Worker {
             }
         }
 
+        // Tablebases: a capture or pawn move into the tables ends the search here when
+        // their result (a win or a loss as a bound, a draw exactly) settles the window;
+        // at a PV node an unsettled result still caps what the node may score.
+        let mut tb_cap = INFINITE;
+        if !root && excluded.is_null() && self.pos.halfmoves() == 0 {
+            if let Some((value, bound)) = self.probe_tables(ply, depth) {
+                let settled = match bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => value >= beta,
+                    TtBound::Upper => value <= alpha,
+                };
+                if settled {
+                    let stored_depth = (depth + 6).min(MAX_PLY as i32 - 1);
+                    self.ctx()
+                        .tt
+                        .store(key, Move::NULL, value, NONE, stored_depth, bound, ply);
+                    return value;
+                }
+                if pv_node && bound == TtBound::Upper {
+                    tb_cap = value;
+                }
+            }
+        }
+
         // Static evaluation, refined by a table score that bounds it the right way.
         let (static_eval, eval) = if in_check {
             (NONE, NONE)
@@ -218,7 +245,7 @@ impl Worker {
                     TtBound::Lower => h.score > se,
                     TtBound::Upper => h.score < se,
                 };
-                if tighter && !is_mate(h.score) {
+                if tighter && !is_decisive(h.score) {
                     eval = h.score;
                 }
             }
@@ -238,8 +265,8 @@ impl Worker {
             if on(T::ReverseFutility)
                 && depth <= P.rfp_depth
                 && eval - P.rfp_margin * (depth - i32::from(improving)) >= beta
-                && eval < MATE_BOUND
-                && beta > -MATE_BOUND
+                && eval < TB_BOUND
+                && beta > -TB_BOUND
             {
                 return eval;
             }
@@ -266,7 +293,7 @@ impl Worker {
                 && ply >= self.nmp_min_ply
                 && ply >= 1
                 && self.stack[ply - 1].piece_to.is_some()
-                && beta > -MATE_BOUND
+                && beta > -TB_BOUND
                 && self.has_non_pawn_material()
             {
                 let r = P.nmp_base
@@ -290,7 +317,7 @@ impl Worker {
                     return 0;
                 }
                 if v >= beta {
-                    let v = if v >= MATE_BOUND { beta } else { v };
+                    let v = if v >= TB_BOUND { beta } else { v };
                     if depth < P.nmp_verify_depth || self.nmp_min_ply != 0 {
                         return v;
                     }
@@ -364,7 +391,7 @@ impl Worker {
                 self.emit_currmove(m, move_count);
             }
 
-            if !root && best > -MATE_BOUND && has_material {
+            if !root && best > -TB_BOUND && has_material {
                 let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
                 if !noisy {
                     // Late move pruning (-29 ± 70 Elo, 60 games at 1+0.01)
@@ -411,7 +438,7 @@ impl Worker {
                             && excluded.is_null()
                             && h.bound != TtBound::Upper
                             && h.depth >= depth - P.singular_tt_slack
-                            && !is_mate(h.score)
+                            && !is_decisive(h.score)
                     }
                     None => false,
                 };
@@ -572,6 +599,7 @@ impl Worker {
             );
         }
 
+        best = best.min(tb_cap);
         if excluded.is_null() && !(root && self.pv_idx > 0) {
             let bound = if best >= beta {
                 TtBound::Lower
@@ -585,6 +613,38 @@ impl Worker {
                 .store(key, best_move, best, static_eval, depth, bound, ply);
         }
         best
+    }
+
+    /// The tables' result for this node (reached by a capture or pawn move), as a score
+    /// and the bound it gives: `None` when the tables are off, the position has more
+    /// pieces than they hold (or exactly as many, above `SyzygyProbeDepth`), castling
+    /// rights, or no table answers.
+    fn probe_tables(&mut self, ply: usize, depth: i32) -> Option<(i32, TtBound)> {
+        use crate::tablebase::Wdl;
+        let ctx = self.ctx();
+        let pieces = self.pos.occupied().count() as usize;
+        if pieces > ctx.tb_cardinality
+            || (pieces == ctx.tb_cardinality && depth < ctx.tb_settings.probe_depth)
+        {
+            return None;
+        }
+        let wdl = ctx.tb.as_ref()?.probe_wdl_after_zeroing(&self.pos)?;
+        ctx.tbhits
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let wdl = if ctx.tb_settings.rule50 {
+            wdl
+        } else {
+            wdl.without_rule50()
+        };
+        Some(match wdl {
+            Wdl::Win => (tb_win_in(ply), TtBound::Lower),
+            Wdl::Loss => (tb_loss_in(ply), TtBound::Upper),
+            // Drawn by the 50-move rule, but the side that "wins" keeps a chance if the
+            // other errs: a hair off zero.
+            Wdl::CursedWin => (DRAW + 1, TtBound::Exact),
+            Wdl::BlessedLoss => (DRAW - 1, TtBound::Exact),
+            Wdl::Draw => (DRAW, TtBound::Exact),
+        })
     }
 
     /// Rewards the move that cut off and punishes the ones tried before it.

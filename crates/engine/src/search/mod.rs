@@ -331,7 +331,7 @@ impl Worker {
         let (mut alpha, mut beta) = if on(Technique::Aspiration)
             && depth >= 4
             && prev != -INFINITE
-            && !score::is_mate(prev)
+            && !score::is_decisive(prev)
         {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
@@ -372,7 +372,7 @@ impl Worker {
 
     /// A report of one root line.
     pub fn info_for(&self, line: &Line, multipv: usize, ctx: &SearchContext) -> SearchInfo {
-        let value = line.score;
+        let (value, bound) = ctx.reported(line.score, line.bound);
         let nodes = ctx.total_nodes().max(self.nodes);
         let time = ctx.elapsed();
         let nps = (nodes as u128 * 1_000_000 / time.as_micros().max(1)) as u64;
@@ -382,11 +382,12 @@ impl Worker {
             multipv: multipv as u32,
             score_value: value,
             score: score::report(value),
-            bound: line.bound,
+            bound,
             wdl: score::wdl(value),
             nodes,
             nps,
             hashfull: ctx.tt.hashfull(),
+            tbhits: ctx.tbhits.load(Relaxed),
             time,
             pv: line.pv.clone(),
         }

@@ -6,7 +6,7 @@ use super::technique::{on, Technique as T};
 use super::{Worker, MAX_PLY};
 use crate::history::piece_to;
 use crate::movepick::{is_noisy, MovePicker};
-use crate::score::{is_mate, mated_in, DRAW, INFINITE, MATE_BOUND, NONE};
+use crate::score::{is_decisive, mated_in, DRAW, INFINITE, NONE, TB_BOUND};
 use crate::see::{see_ge, value};
 use crate::tt::TtBound;
 use sable_chess::Move;
@@ -64,7 +64,7 @@ impl Worker {
                     TtBound::Lower => h.score > best,
                     TtBound::Upper => h.score < best,
                 };
-                if tighter && !is_mate(h.score) {
+                if tighter && !is_decisive(h.score) {
                     best = h.score;
                 }
             }
@@ -94,7 +94,7 @@ impl Worker {
         let futility_base = static_eval + P.qs_futility;
         while let Some(m) = picker.next(&self.pos, &self.hist, &cont) {
             move_count += 1;
-            if !in_check && best > -MATE_BOUND {
+            if !in_check && best > -TB_BOUND {
                 // Futility pruning in quiescence: even winning the victim for free
                 // cannot reach alpha. (+23 ± 73 Elo, 60 games at 1+0.01)
                 let quiet_check = !is_noisy(&self.pos, m);
