@@ -2,7 +2,7 @@
 //! asking the bitbase about each pawn alone, one pawn each as a race of two KPK endings.
 
 use super::kpk;
-use super::util::{for_strong, rank};
+use super::util::{dist, for_strong, rank};
 use super::{Verdict, KNOWN_WIN};
 use sable_chess::{attacks, Color, Position, Rank, Role, Square};
 
@@ -43,7 +43,7 @@ pub fn kppk(pos: &Position, strong: Color) -> Verdict {
 /// when that pawn is passed (the other pawn cannot stop or take it on its way). When both
 /// would win it is a race: the first queen wins if the other pawn is at least two plies
 /// slower, or if it checks or guards the other queening square; else both queen and it
-/// is a draw.
+/// is a draw. With neither pawn passed, the king that wins the other pawn first wins.
 pub fn kpkp(pos: &Position) -> Verdict {
     let pawn = |c| pos.pieces(c, Role::Pawn).lsb();
     let passed = |c: Color| {
@@ -72,6 +72,17 @@ pub fn kpkp(pos: &Position) -> Verdict {
         let first = plies(c) < plies(!c);
         if wins(c) && (!wins(!c) || plies(!c) - plies(c) >= 2 || (first && queen_stops(c))) {
             white += c.sign() * (KNOWN_WIN - 100 + 20 * relative_rank(pawn(c), c));
+        }
+    }
+    if white == 0 && !passed(Color::White) && !passed(Color::Black) {
+        // Pawns that block or guard each other: the king three tempi sooner at the other
+        // pawn wins it, and then has a KPK ending with the opposition to spare.
+        let reach = |c: Color| dist(pos.king(c), pawn(!c)) - i32::from(pos.turn() == c);
+        for c in Color::ALL {
+            let lead = reach(!c) - reach(c);
+            if lead >= 3 {
+                white += c.sign() * (KNOWN_WIN - 300 + 20 * lead.min(5));
+            }
         }
     }
     if white == 0 {
