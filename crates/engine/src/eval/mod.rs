@@ -53,7 +53,8 @@ pub struct Report {
     pub phase: i32,
     /// Scale factor applied to the endgame half (out of [`SCALE_NORMAL`]).
     pub scale: i32,
-    /// A specialised endgame evaluation that replaced the terms, if any.
+    /// The endgame module of this material, if any: its score replaced the terms, or its
+    /// scale factor is `scale` where the endgame half favours its strong side.
     pub endgame: Option<Endgame>,
     /// The final score from White's point of view.
     pub white: i32,
