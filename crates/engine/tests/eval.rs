@@ -232,12 +232,12 @@ fn endgame_knowledge_agrees_with_syzygy_vectors() {
                 assert_eq!(wdl.signum(), e.signum(), "{board}: wdl {wdl}, eval {e}");
                 kpk += 1;
             }
-            EndgameKind::Kxk | EndgameKind::Kbnk => {
-                if wdl != 0 {
-                    assert_eq!(wdl.signum(), e.signum(), "{board}: wdl {wdl}, eval {e}");
-                    wins += 1;
-                }
+            EndgameKind::Kxk | EndgameKind::Kbnk if wdl != 0 => {
+                assert_eq!(wdl.signum(), e.signum(), "{board}: wdl {wdl}, eval {e}");
+                wins += 1;
             }
+            // The other modules are measured against the full tables in tests/endgames.rs.
+            _ => {}
         }
     }
     assert!(

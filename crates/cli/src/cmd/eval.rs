@@ -112,7 +112,7 @@ fn print_report(pos: &Position) {
     );
     if let Some(eg) = r.endgame {
         println!(
-            "specialised endgame {:?} for {} replaces the terms",
+            "endgame module {:?} for {} (its score replaces the terms, or its scale factor applies)",
             eg.kind, eg.strong
         );
     }

@@ -19,12 +19,16 @@ mod sink;
 mod threats;
 mod tuned;
 
-pub use endgame::{Endgame, Kind as EndgameKind, KNOWN_WIN, SCALE_NORMAL};
+pub use endgame::{
+    probe as probe_endgame, verdict as endgame_verdict, Endgame, Kind as EndgameKind,
+    Verdict as EndgameVerdict, KNOWN_WIN, SCALE_NORMAL, SIGNATURES as ENDGAME_SIGNATURES,
+};
 pub use material::MAX_PHASE;
 pub use params::Term;
 pub use score::S;
 
 use crate::nnue::{Network, NnueStack};
+use endgame::Verdict;
 use pawns::{PawnEntry, PawnTable};
 use sable_chess::{Color, Position};
 use sink::{Breakdown, Sink, Total, Trace};
@@ -49,7 +53,8 @@ pub struct Report {
     pub phase: i32,
     /// Scale factor applied to the endgame half (out of [`SCALE_NORMAL`]).
     pub scale: i32,
-    /// A specialised endgame evaluation that replaced the terms, if any.
+    /// The endgame module of this material, if any: its score replaced the terms, or its
+    /// scale factor is `scale` where the endgame half favours its strong side.
     pub endgame: Option<Endgame>,
     /// The final score from White's point of view.
     pub white: i32,
@@ -77,13 +82,14 @@ impl Evaluator {
         if pos.is_insufficient_material() {
             return 0;
         }
-        if let Some(eg) = endgame::probe(pos) {
-            return endgame::evaluate(pos, eg);
-        }
+        let special = match special(pos) {
+            Ok(score) => return score,
+            Err(special) => special,
+        };
         let mut total = Total::default();
         let entry = self.pawns.probe(pos, &mut total);
         terms(pos, &entry, &mut total);
-        let white = taper(pos, total.0).clamp(-MAX_EVAL, MAX_EVAL);
+        let white = taper(pos, total.0, special).clamp(-MAX_EVAL, MAX_EVAL);
         if pos.turn() == Color::White {
             white
         } else {
@@ -92,16 +98,17 @@ impl Evaluator {
     }
 
     /// Centipawns for the side to move by the network, with the exact endgame knowledge
-    /// kept on top: insufficient material is a draw, and a specialised evaluation
-    /// (known draws, KPK, KBNK, a lone king) replaces the network's.
+    /// kept on top: insufficient material is a draw, an endgame module's score (known
+    /// draws, KPK, KBNK, a lone king, ...) replaces the network's, and a module's scale
+    /// factor scales the network's score when it favours the module's strong side.
     pub fn evaluate_nnue(&mut self, pos: &Position, nnue: &mut NnueStack) -> i32 {
         if pos.is_insufficient_material() {
             return 0;
         }
-        if let Some(eg) = endgame::probe(pos) {
-            return endgame::evaluate(pos, eg);
+        match special(pos) {
+            Ok(score) => score,
+            Err(special) => scale_net(pos, nnue.evaluate(pos), special),
         }
-        nnue.evaluate(pos).clamp(-MAX_EVAL, MAX_EVAL)
     }
 
     /// [`Evaluator::evaluate_nnue`] from scratch (no search stack), for tools.
@@ -109,10 +116,10 @@ impl Evaluator {
         if pos.is_insufficient_material() {
             return 0;
         }
-        if let Some(eg) = endgame::probe(pos) {
-            return endgame::evaluate(pos, eg);
+        match special(pos) {
+            Ok(score) => score,
+            Err(special) => scale_net(pos, net.evaluate(pos), special),
         }
-        net.evaluate(pos).clamp(-MAX_EVAL, MAX_EVAL)
     }
 
     /// The evaluation broken down by term.
@@ -122,27 +129,32 @@ impl Evaluator {
         terms(pos, &entry, &mut b);
         let total = b.terms.iter().fold(S::ZERO, |acc, t| acc + t[0] - t[1]);
         let endgame = endgame::probe(pos);
-        let white = match endgame {
+        let special = special(pos);
+        let white = match special {
             _ if pos.is_insufficient_material() => 0,
-            Some(eg) => endgame::evaluate(pos, eg) * pos.turn().sign(),
-            None => taper(pos, total).clamp(-MAX_EVAL, MAX_EVAL),
+            Ok(score) => score * pos.turn().sign(),
+            Err(special) => taper(pos, total, special).clamp(-MAX_EVAL, MAX_EVAL),
         };
         Report {
             terms: b.terms,
             phase: material::phase(pos),
-            scale: scale(pos, total),
+            scale: scale(pos, total, special.err().flatten()),
             endgame,
             white,
         }
     }
 }
 
-/// The tuning trace of `pos`, or `None` where a specialised endgame evaluation
-/// decides (those scores are not made of parameters).
+/// The tuning trace of `pos`, or `None` where an endgame module's score decides (those
+/// scores are not made of parameters).
 pub fn trace(pos: &Position) -> Option<TracePoint> {
-    if endgame::probe(pos).is_some() || pos.is_insufficient_material() {
+    if pos.is_insufficient_material() {
         return None;
     }
+    let special = match special(pos) {
+        Ok(_) => return None,
+        Err(special) => special,
+    };
     let mut t = Trace::default();
     let entry = pawns::compute(pos, &mut t);
     terms(pos, &entry, &mut t);
@@ -157,8 +169,8 @@ pub fn trace(pos: &Position) -> Option<TracePoint> {
         coeffs,
         phase: material::phase(pos),
         scale: [
-            endgame::scale_factor(pos, Color::White),
-            endgame::scale_factor(pos, Color::Black),
+            scale_for(pos, Color::White, special),
+            scale_for(pos, Color::Black, special),
         ],
     })
 }
@@ -171,18 +183,55 @@ fn terms<T: Sink>(pos: &Position, entry: &PawnEntry, sink: &mut T) {
     threats::evaluate(pos, &info, &entry.attacks, sink);
 }
 
-fn scale(pos: &Position, s: S) -> i32 {
-    match s.eg() {
-        0 => SCALE_NORMAL,
-        eg if eg > 0 => endgame::scale_factor(pos, Color::White),
-        _ => endgame::scale_factor(pos, Color::Black),
+/// A module's scale factor and the side it is for.
+type Special = Option<(Color, i32)>;
+
+/// The endgame module's answer for `pos`: `Ok(score)` (side to move) where its score
+/// replaces the evaluation, else `Err` with its scale factor, if any. One table probe.
+#[inline]
+fn special(pos: &Position) -> Result<i32, Special> {
+    match endgame::probe(pos) {
+        None => Err(None),
+        Some(eg) => match endgame::verdict(pos, eg) {
+            Verdict::Score(score) => Ok(score),
+            Verdict::Scale(sf) => Err(Some((eg.strong, sf))),
+        },
     }
 }
 
+/// The scale factor when the endgame half favours `favoured`: the module's where it is
+/// for that side, else the generic rules.
+fn scale_for(pos: &Position, favoured: Color, special: Special) -> i32 {
+    match special {
+        Some((strong, sf)) if strong == favoured => sf,
+        _ => endgame::scale_factor(pos, favoured),
+    }
+}
+
+fn scale(pos: &Position, s: S, special: Special) -> i32 {
+    match s.eg() {
+        0 => SCALE_NORMAL,
+        eg if eg > 0 => scale_for(pos, Color::White, special),
+        _ => scale_for(pos, Color::Black, special),
+    }
+}
+
+/// A network score (side to move) scaled by an endgame module's factor when it favours
+/// the module's strong side; the generic rules are for the hand-crafted terms only.
+fn scale_net(pos: &Position, score: i32, special: Special) -> i32 {
+    let score = match special {
+        Some((strong, sf)) if (score > 0) == (pos.turn() == strong) && score != 0 => {
+            score * sf / SCALE_NORMAL
+        }
+        _ => score,
+    };
+    score.clamp(-MAX_EVAL, MAX_EVAL)
+}
+
 /// Blends the halves by phase after scaling the endgame half; White's point of view.
-fn taper(pos: &Position, s: S) -> i32 {
+fn taper(pos: &Position, s: S, special: Special) -> i32 {
     let phase = material::phase(pos);
-    let eg = s.eg() * scale(pos, s) / SCALE_NORMAL;
+    let eg = s.eg() * scale(pos, s, special) / SCALE_NORMAL;
     (s.mg() * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
 }
 
