@@ -7,6 +7,7 @@ use crate::limits::SearchLimits;
 use crate::nnue::{NetError, Network, EMBEDDED};
 use crate::report::{SearchEvent, SearchResult};
 use crate::search::Worker;
+use crate::strength::{Strength, SKILL_LEVEL, SKILL_SEED, UCI_ELO};
 use crate::tablebase::{self, Tablebases, TbError, TbSettings};
 use crate::threads::{self, Control, NodeCounter, SearchContext};
 use crate::time;
@@ -59,6 +60,8 @@ pub struct EngineOptions {
     pub syzygy_path: String,
     /// `SyzygyProbeDepth`, `Syzygy50MoveRule`, `SyzygyProbeLimit`.
     pub syzygy: TbSettings,
+    /// `Skill Level`, `UCI_LimitStrength`, `UCI_Elo`, `Skill Seed` (see [`crate::strength`]).
+    pub strength: Strength,
 }
 
 impl Default for EngineOptions {
@@ -81,6 +84,7 @@ impl Default for EngineOptions {
             eval_file: String::new(),
             syzygy_path: String::new(),
             syzygy: TbSettings::default(),
+            strength: Strength::default(),
         }
     }
 }
@@ -454,6 +458,33 @@ impl Engine {
         Ok(())
     }
 
+    /// `UCI_LimitStrength`: when on, `UCI_Elo` sets the level (see [`crate::strength`]).
+    pub fn set_limit_strength(&mut self, on: bool) {
+        self.options.strength.limit_strength = on;
+    }
+
+    /// `UCI_Elo`: the level when `UCI_LimitStrength` is on.
+    pub fn set_elo(&mut self, elo: i64) -> Result<(), EngineError> {
+        check_range("UCI_Elo", elo, (UCI_ELO.0, UCI_ELO.2))?;
+        self.options.strength.elo = elo as u32;
+        Ok(())
+    }
+
+    /// `Skill Level`: 0 (weakest) to 20 (full strength), used when `UCI_LimitStrength`
+    /// is off.
+    pub fn set_skill_level(&mut self, level: i64) -> Result<(), EngineError> {
+        check_range("Skill Level", level, (SKILL_LEVEL.0, SKILL_LEVEL.2))?;
+        self.options.strength.skill_level = level as u32;
+        Ok(())
+    }
+
+    /// `Skill Seed`: the seed of a limited level's draw (0: from the position alone).
+    pub fn set_skill_seed(&mut self, seed: i64) -> Result<(), EngineError> {
+        check_range("Skill Seed", seed, (SKILL_SEED.0, SKILL_SEED.2))?;
+        self.options.strength.seed = seed as u32;
+        Ok(())
+    }
+
     /// Evaluates with the network (refused when none is loaded) or the hand-crafted
     /// evaluation.
     pub fn set_use_nnue(&mut self, on: bool) -> Result<(), EngineError> {
@@ -583,7 +614,7 @@ impl Engine {
     /// [`Engine::stop`] or [`Engine::ponderhit`]).
     pub fn go(
         &mut self,
-        limits: SearchLimits,
+        mut limits: SearchLimits,
         on_event: impl FnMut(SearchEvent) + Send + 'static,
     ) -> Result<(), EngineError> {
         self.idle()?;
@@ -602,12 +633,27 @@ impl Engine {
         control.finished.store(false, Relaxed);
         self.tt.new_search();
         let budget = time::budget(&limits, self.pos.turn(), self.options.move_overhead_ms);
+        // A limited strength (never in analysis): its depth and nodes cap the user's,
+        // and it searches several lines to choose from (see `strength`).
+        let level = self.options.strength.level().filter(|_| !limits.infinite);
+        let mut multipv = self.options.multipv;
+        if let Some(level) = level {
+            let depth = limits.depth.map_or(level.depth(), |d| d.min(level.depth()));
+            limits.depth = Some(depth);
+            let nodes = limits
+                .soft_nodes
+                .map_or(level.nodes(), |n| n.min(level.nodes()));
+            limits.soft_nodes = Some(nodes);
+            multipv = multipv.max(level.lines());
+        }
         self.go_start = Instant::now();
         let ctx = Arc::new(SearchContext {
             control: self.control.clone(),
             tt: self.tt.clone(),
             budget,
-            multipv: self.options.multipv,
+            multipv,
+            report_multipv: self.options.multipv,
+            level,
             start: self.go_start,
             nodes: (0..self.workers.len())
                 .map(|_| NodeCounter::default())

@@ -20,6 +20,7 @@ pub mod score;
 mod search;
 pub mod see;
 pub mod session;
+pub mod strength;
 pub mod tablebase;
 mod threads;
 pub mod time;

@@ -39,7 +39,12 @@ pub(crate) struct SearchContext {
     pub tt: Arc<TranspositionTable>,
     pub limits: SearchLimits,
     pub budget: Option<TimeBudget>,
+    /// Lines searched: the user's `MultiPV`, or more at a limited strength.
     pub multipv: usize,
+    /// Lines reported: the user's `MultiPV`.
+    pub report_multipv: usize,
+    /// The limited strength of this search; `None` at full strength.
+    pub level: Option<crate::strength::Level>,
     pub start: Instant,
     pub nodes: Vec<NodeCounter>,
     pub root: Position,
@@ -191,11 +196,21 @@ pub(crate) fn run(
     } else {
         vote(&results)
     };
-    let lines = &results[best];
+    let mut lines = results[best].clone();
+    // A limited strength draws the line to play among those searched (`strength`); it
+    // is then reported first, with its own score.
+    let mut chosen = 0;
+    if let Some(level) = ctx.level {
+        chosen = level.choose(&lines, ctx.root.key());
+        let line = lines.remove(chosen);
+        lines.insert(0, line);
+        lines.truncate(ctx.report_multipv);
+    }
     // The last lines before `bestmove` describe what is played, from the search that
     // chose it: repeated when they were not the last ones reported (another thread's
-    // result, or an iteration cut short by the clock, a limit or `stop`).
-    if best != 0 || workers[0].was_stopped() {
+    // result, an iteration cut short by the clock, a limit or `stop`, or a line other
+    // than the best chosen by a limited strength).
+    if best != 0 || chosen != 0 || workers[0].was_stopped() {
         for (i, line) in lines.iter().enumerate() {
             let info = workers[0].info_for(line, i + 1, &ctx);
             report(SearchEvent::Info(info));

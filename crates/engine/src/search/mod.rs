@@ -256,7 +256,7 @@ impl Worker {
             if self.reporter.is_none() {
                 continue;
             }
-            for i in 0..multipv {
+            for i in 0..multipv.min(ctx.report_multipv) {
                 let info = self.info_for(&self.completed_lines[i], i + 1, &ctx);
                 self.emit(SearchEvent::Info(info));
             }
@@ -300,6 +300,11 @@ impl Worker {
                 // A single legal move needs no thought.
                 if self.root_moves.len() == 1 {
                     soft = soft.min(b.soft_ms / 8);
+                }
+                // A limited strength thinks less when one move stands out.
+                if ctx.level.is_some() {
+                    let scores: Vec<i32> = self.completed_lines.iter().map(|l| l.score).collect();
+                    soft = soft * crate::strength::time_percent(&scores) / 100;
                 }
                 if ctx.clock_ms() >= soft.min(b.hard_ms) {
                     break;
@@ -354,7 +359,10 @@ impl Worker {
             }
             // The first line after a failure is the bound just proven (the root marked
             // it), shown once the search has run long enough for a GUI to care.
-            if self.reporter.is_some() && self.root_moves[pv_idx].searched() {
+            if self.reporter.is_some()
+                && pv_idx < self.ctx().report_multipv
+                && self.root_moves[pv_idx].searched()
+            {
                 let ctx = self.ctx.clone().expect("prepared");
                 if ctx.elapsed().as_millis() > 500 {
                     let line = Line::of(&self.root_moves[pv_idx], depth);

@@ -1,0 +1,313 @@
+//! Strength levels for people: `Skill Level`, `UCI_LimitStrength` with `UCI_Elo`, and a
+//! seed, with Stockfish's option names. Everything that makes Sable play weaker lives
+//! here, so calibration retunes one file.
+//!
+//! # The scale
+//!
+//! A level is a fractional skill `s` in `0.0..20.0`; 20 is full strength, which is the
+//! search untouched (no code of this module runs). `Skill Level` gives whole levels;
+//! with `UCI_LimitStrength` on, `UCI_Elo` decides through one linear mapping,
+//! [`elo_to_skill`] and its inverse [`skill_to_elo`]:
+//!
+//! ```text
+//! s = (Elo - 1350) / 80, clamped to 0..=19      Elo = 1350 + 80 s
+//! ```
+//!
+//! so Elo 1350 is skill 0 and Elo 2850 is skill 18.75 (a limited engine is always weaker
+//! than full strength). The numbers are nominal: they are still to be calibrated against
+//! Stockfish 15.1 at 1500/2000/2500, and [`ELO_PER_LEVEL`] and [`ELO_AT_ZERO`] are the two
+//! constants to retune.
+//!
+//! # The mechanism
+//!
+//! 1. **Limited depth and nodes** ([`Level::depth`], [`Level::nodes`]): the search
+//!    stops deepening at `1 + 0.7 s` plies and starts no iteration past
+//!    `1000 * 2^(s/2)` nodes, so a tactic deeper than the level sees is missed, as a
+//!    person misses it.
+//! 2. **A choice among the top lines** ([`Level::lines`], [`Level::temperature`]): the
+//!    search runs with [`Level::lines`] principal variations (or the user's `MultiPV`
+//!    when larger; only the user's number of lines is reported) and the move is drawn
+//!    among them by a softmax over their scores, `p ∝ exp(-(best - score) / T)`, with
+//!    `T = 160 * 0.86^s` centipawns (160 at level 0, 36 at 10, 10 at 19).
+//! 3. **Plausible blunders only**: the draw only ever picks a line the search scored,
+//!    never a random legal move, and never one losing more than `2.5 T` against the
+//!    best line; a piece hanging in one move is therefore avoided (its score is
+//!    terrible), while a tactic several plies deep is missed through the depth limit.
+//! 4. **Time used like a person** ([`time_percent`]): on a clock the soft limit is
+//!    scaled down when one move is far ahead of the others (to 35% when it leads by
+//!    150 cp or more), kept whole in complex positions (three lines within 30 cp), and
+//!    never raised: a limited level never thinks longer than full strength would. A
+//!    single legal move is already played at once by the normal time management.
+//!
+//! `go infinite` (analysis) is searched at full strength; pondering is limited like the
+//! move it prepares.
+//!
+//! # Determinism
+//!
+//! The draw uses a SplitMix64 generator seeded from the root position's key mixed with
+//! `Skill Seed` (0, the default, means the key alone). With one thread, a fresh table
+//! (`ucinewgame`) and a depth or node limit the search is deterministic, so a given
+//! position, level and seed always give the same move.
+
+use crate::score;
+use crate::search::Line;
+
+/// `Skill Level`: (min, default, max); the maximum is full strength.
+pub const SKILL_LEVEL: (i64, i64, i64) = (0, 20, 20);
+/// `UCI_Elo`: (min, default, max), Stockfish's range and default.
+pub const UCI_ELO: (i64, i64, i64) = (1350, 1350, 2850);
+/// `Skill Seed`: (min, default, max); 0 derives the draw from the position alone.
+pub const SKILL_SEED: (i64, i64, i64) = (0, 0, (1 << 31) - 1);
+
+/// Nominal Elo of skill 0.
+pub const ELO_AT_ZERO: f64 = 1350.0;
+/// Nominal Elo gained per skill level.
+pub const ELO_PER_LEVEL: f64 = 80.0;
+/// The highest level `UCI_Elo` can ask for: always below full strength.
+pub const MAX_LIMITED_SKILL: f64 = 19.0;
+
+/// The strength settings as the options hold them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strength {
+    /// `UCI_LimitStrength`: when on, `elo` decides; else `skill_level`.
+    pub limit_strength: bool,
+    /// `UCI_Elo`.
+    pub elo: u32,
+    /// `Skill Level`, 0..=20.
+    pub skill_level: u32,
+    /// `Skill Seed`; 0 for "from the position key".
+    pub seed: u32,
+}
+
+impl Default for Strength {
+    fn default() -> Self {
+        Strength {
+            limit_strength: false,
+            elo: UCI_ELO.1 as u32,
+            skill_level: SKILL_LEVEL.1 as u32,
+            seed: SKILL_SEED.1 as u32,
+        }
+    }
+}
+
+impl Strength {
+    /// The level to play at, `None` at full strength.
+    pub fn level(&self) -> Option<Level> {
+        let skill = if self.limit_strength {
+            elo_to_skill(self.elo)
+        } else if self.skill_level < SKILL_LEVEL.2 as u32 {
+            self.skill_level as f64
+        } else {
+            return None;
+        };
+        Some(Level {
+            skill,
+            seed: self.seed,
+        })
+    }
+}
+
+/// The fractional skill level for an Elo (see the module comment).
+pub fn elo_to_skill(elo: u32) -> f64 {
+    ((elo as f64 - ELO_AT_ZERO) / ELO_PER_LEVEL).clamp(0.0, MAX_LIMITED_SKILL)
+}
+
+/// The nominal Elo of a skill level (the inverse of [`elo_to_skill`]).
+pub fn skill_to_elo(skill: f64) -> f64 {
+    ELO_AT_ZERO + ELO_PER_LEVEL * skill
+}
+
+/// A limited strength in effect for one search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Level {
+    /// 0.0 (weakest) up to below 20.0.
+    pub skill: f64,
+    pub seed: u32,
+}
+
+impl Level {
+    /// Deepest iteration searched.
+    pub fn depth(&self) -> u32 {
+        1 + (0.7 * self.skill) as u32
+    }
+
+    /// No new iteration starts past this many nodes (the first always completes).
+    pub fn nodes(&self) -> u64 {
+        (1000.0 * 2f64.powf(self.skill / 2.0)) as u64
+    }
+
+    /// Principal variations searched to choose from.
+    pub fn lines(&self) -> usize {
+        4
+    }
+
+    /// The softmax temperature in centipawns.
+    pub fn temperature(&self) -> f64 {
+        160.0 * 0.86f64.powf(self.skill)
+    }
+
+    /// Lines losing more than this against the best one are never played.
+    pub fn max_loss(&self) -> i64 {
+        (2.5 * self.temperature()) as i64
+    }
+
+    /// The index of the line to play among `lines` (the search's result lines: scored,
+    /// usually best first), drawn by the softmax from the generator seeded by `key`
+    /// (the root position's) and the level's seed.
+    pub(crate) fn choose(&self, lines: &[Line], key: u64) -> usize {
+        let scores: Vec<i32> = lines.iter().map(|l| l.score).collect();
+        self.choose_by_score(&scores, key)
+    }
+
+    /// [`Level::choose`] over bare scores.
+    pub fn choose_by_score(&self, scores: &[i32], key: u64) -> usize {
+        let Some(best) = scores.iter().copied().max() else {
+            return 0;
+        };
+        let first_best = scores.iter().position(|&s| s == best).unwrap_or(0);
+        // A proven mate for us is never given away.
+        if best >= score::TB_BOUND {
+            return first_best;
+        }
+        let t = self.temperature();
+        let weights: Vec<f64> = scores
+            .iter()
+            .map(|&s| {
+                let loss = i64::from(best) - i64::from(s);
+                if loss > self.max_loss() {
+                    0.0
+                } else {
+                    (-(loss as f64) / t).exp()
+                }
+            })
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let mut rng = SplitMix64::new(key ^ u64::from(self.seed).wrapping_mul(GOLDEN));
+        let mut r = rng.next_f64() * total;
+        for (i, &w) in weights.iter().enumerate() {
+            if w > 0.0 && r < w {
+                return i;
+            }
+            r -= w;
+        }
+        first_best
+    }
+}
+
+/// How much of the soft time limit a limited level uses after an iteration, in percent
+/// (never above 100), from the scores of the lines searched (best first).
+pub fn time_percent(scores: &[i32]) -> u64 {
+    let Some(&best) = scores.first() else {
+        return 100;
+    };
+    let Some(&second) = scores.get(1) else {
+        return 100;
+    };
+    let gap = i64::from(best) - i64::from(second);
+    let close = scores
+        .iter()
+        .filter(|&&s| i64::from(best) - i64::from(s) <= 30)
+        .count();
+    if gap >= 150 {
+        35
+    } else if gap >= 60 {
+        60
+    } else if close >= 3 {
+        100
+    } else {
+        80
+    }
+}
+
+const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// SplitMix64: a small, well-mixed generator for a reproducible draw.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(GOLDEN);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0.0..1.0`.
+    fn next_f64(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_and_skill_map_both_ways() {
+        assert_eq!(elo_to_skill(1350), 0.0);
+        assert_eq!(elo_to_skill(2150), 10.0);
+        assert_eq!(elo_to_skill(2850), 18.75);
+        assert_eq!(elo_to_skill(9999), MAX_LIMITED_SKILL);
+        for s in [0.0, 5.5, 10.0, 18.75] {
+            assert_eq!(elo_to_skill(skill_to_elo(s) as u32), s);
+        }
+    }
+
+    #[test]
+    fn full_strength_is_no_level() {
+        assert_eq!(Strength::default().level(), None);
+        let s = Strength {
+            skill_level: 19,
+            ..Strength::default()
+        };
+        assert_eq!(s.level().map(|l| l.skill), Some(19.0));
+        let s = Strength {
+            limit_strength: true,
+            elo: 2850,
+            ..Strength::default()
+        };
+        assert_eq!(s.level().map(|l| l.skill), Some(18.75));
+    }
+
+    #[test]
+    fn lower_levels_are_shallower_and_hotter() {
+        let at = |skill| Level { skill, seed: 0 };
+        assert_eq!(at(0.0).depth(), 1);
+        assert!(at(10.0).depth() > at(0.0).depth());
+        assert!(at(0.0).temperature() > at(10.0).temperature());
+        assert!(at(0.0).nodes() < at(10.0).nodes());
+    }
+
+    #[test]
+    fn the_draw_never_takes_a_terrible_line_and_is_reproducible() {
+        let level = Level {
+            skill: 0.0,
+            seed: 0,
+        };
+        for key in 0..500u64 {
+            let i = level.choose_by_score(&[50, 40, -900, 45], key);
+            assert_ne!(i, 2);
+            assert_eq!(i, level.choose_by_score(&[50, 40, -900, 45], key));
+        }
+        // A mate is always played.
+        assert_eq!(level.choose_by_score(&[score::MATE - 3, 100, 90], 7), 0);
+        // Near-equal lines are all played sometimes at level 0.
+        let mut seen = [false; 3];
+        for key in 0..200u64 {
+            seen[level.choose_by_score(&[10, 5, 0], key)] = true;
+        }
+        assert_eq!(seen, [true; 3]);
+    }
+
+    #[test]
+    fn time_is_cut_when_one_move_stands_out() {
+        assert_eq!(time_percent(&[300, 0]), 35);
+        assert_eq!(time_percent(&[10, 5, 0, -100]), 100);
+        assert!(time_percent(&[10, -60]) < 100);
+    }
+}

@@ -1,0 +1,212 @@
+//! Strength levels (`sable_engine::strength`): option ranges, reproducible draws, legal
+//! moves chosen among the searched lines at every level, and lower levels losing more
+//! against a deeper full-strength reference. Node and depth limits only, no clock.
+
+use sable_chess::{CastlingMode, Move, Position};
+use sable_engine::strength::{SKILL_LEVEL, SKILL_SEED, UCI_ELO};
+use sable_engine::{bench, Engine, SearchEvent, SearchLimits};
+
+/// 30 varied positions: the bench's middlegames, endgames and openings.
+fn positions() -> Vec<&'static str> {
+    bench::POSITIONS
+        .iter()
+        .copied()
+        .step_by(5)
+        .chain(bench::POSITIONS.iter().copied().skip(2).step_by(5))
+        .chain(bench::POSITIONS.iter().copied().skip(4).step_by(5))
+        .collect()
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Setting {
+    Elo(i64),
+    Skill(i64),
+}
+
+fn engine(setting: Setting, seed: i64, multipv: i64) -> Engine {
+    let mut e = Engine::new();
+    match setting {
+        Setting::Elo(elo) => {
+            e.set_limit_strength(true);
+            e.set_elo(elo).unwrap();
+        }
+        Setting::Skill(n) => e.set_skill_level(n).unwrap(),
+    }
+    e.set_skill_seed(seed).unwrap();
+    e.set_multipv(multipv).unwrap();
+    e
+}
+
+/// The move played and every line reported on the way as (depth, multipv, first move).
+fn play(e: &mut Engine, fen: &str, limits: SearchLimits) -> (Move, Vec<(u32, u32, Move)>) {
+    e.new_game().unwrap();
+    e.set_position(Some(fen), &[]).unwrap();
+    let mut infos = Vec::new();
+    let mut last_pv = None;
+    let r = e
+        .search(limits, |ev| {
+            if let SearchEvent::Info(i) = ev {
+                if let Some(&m) = i.pv.first() {
+                    infos.push((i.depth, i.multipv, m));
+                    if i.multipv == 1 {
+                        last_pv = Some(m);
+                    }
+                }
+            }
+        })
+        .unwrap();
+    let best = r.best.expect("a move");
+    assert_eq!(
+        last_pv,
+        Some(best),
+        "the last line reported is the move played"
+    );
+    (best, infos)
+}
+
+/// The first moves of the lines of the last completed iteration, as its search reported
+/// them (multipv 1, 2, ... in a row), before any repetition of the line played.
+fn searched_lines(infos: &[(u32, u32, Move)]) -> Vec<Move> {
+    let depth = infos.last().expect("lines").0;
+    let at: Vec<(u32, Move)> = infos
+        .iter()
+        .filter(|i| i.0 == depth)
+        .map(|i| (i.1, i.2))
+        .collect();
+    let count = at.iter().map(|a| a.0).max().unwrap() as usize;
+    (0..at.len())
+        .find(|&s| s + count <= at.len() && (0..count).all(|k| at[s + k].0 == k as u32 + 1))
+        .map(|s| at[s..s + count].iter().map(|a| a.1).collect())
+        .expect("a whole iteration reported")
+}
+
+fn nodes(n: u64) -> SearchLimits {
+    SearchLimits {
+        nodes: Some(n),
+        ..SearchLimits::default()
+    }
+}
+
+#[test]
+fn options_have_their_ranges() {
+    let mut e = Engine::new();
+    assert_eq!(UCI_ELO, (1350, 1350, 2850));
+    assert_eq!(SKILL_LEVEL, (0, 20, 20));
+    assert_eq!(SKILL_SEED, (0, 0, (1 << 31) - 1));
+    assert!(e.set_elo(1349).is_err());
+    assert!(e.set_elo(2851).is_err());
+    assert!(e.set_skill_level(-1).is_err());
+    assert!(e.set_skill_level(21).is_err());
+    assert!(e.set_skill_seed(-1).is_err());
+    assert!(e.set_skill_seed(1 << 31).is_err());
+    // Refused values change nothing.
+    assert_eq!(e.options().strength, Default::default());
+    assert!(e.options().strength.level().is_none());
+    e.set_elo(2000).unwrap();
+    e.set_skill_level(0).unwrap();
+    assert_eq!(e.options().strength.level().unwrap().skill, 0.0);
+    e.set_limit_strength(true);
+    assert_eq!(e.options().strength.level().unwrap().skill, 650.0 / 80.0);
+}
+
+#[test]
+fn a_level_and_seed_always_play_the_same_move() {
+    for fen in positions().into_iter().take(8) {
+        for (setting, seed) in [(Setting::Skill(3), 12345), (Setting::Elo(1800), 0)] {
+            let mut a = engine(setting, seed, 1);
+            let mut b = engine(setting, seed, 1);
+            let first = play(&mut a, fen, nodes(20_000)).0;
+            assert_eq!(
+                first,
+                play(&mut b, fen, nodes(20_000)).0,
+                "{fen} {setting:?}"
+            );
+            // The same engine again, after ucinewgame.
+            assert_eq!(
+                first,
+                play(&mut a, fen, nodes(20_000)).0,
+                "{fen} {setting:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_level_plays_a_legal_move_among_the_searched_lines() {
+    let settings = [
+        Setting::Elo(1350),
+        Setting::Elo(2000),
+        Setting::Elo(2850),
+        Setting::Skill(0),
+        Setting::Skill(10),
+    ];
+    let mut weaker = 0;
+    for setting in settings {
+        // MultiPV 4 reports every line a level searches; MultiPV 1 only the move played.
+        for (multipv, seed) in [(4, 0), (1, 99)] {
+            let mut e = engine(setting, seed, multipv);
+            for fen in positions() {
+                let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+                // A depth limit only, so that every search ends with whole iterations.
+                let (best, infos) = play(&mut e, fen, SearchLimits::depth(6));
+                assert!(pos.is_legal(best), "{fen} {setting:?}");
+                if multipv == 4 {
+                    let lines = searched_lines(&infos);
+                    assert!(lines.contains(&best), "{fen} {setting:?} {lines:?}");
+                    if lines[0] != best {
+                        weaker += 1;
+                    }
+                }
+            }
+        }
+    }
+    // Somewhere among 150 moves a level played a line other than the best.
+    assert!(weaker > 0);
+}
+
+/// Centipawns for averaging: mates count as 1000.
+fn cp(score: i32) -> i64 {
+    i64::from(score.clamp(-1000, 1000))
+}
+
+#[test]
+fn lower_levels_lose_more_against_a_deeper_search() {
+    const REFERENCE_DEPTH: u32 = 9;
+    let mut reference = Engine::new();
+    let score_of = |e: &mut Engine, fen: &str, only: Option<Move>| {
+        e.new_game().unwrap();
+        e.set_position(Some(fen), &[]).unwrap();
+        let limits = SearchLimits {
+            depth: Some(REFERENCE_DEPTH),
+            search_moves: only.into_iter().collect(),
+            ..SearchLimits::default()
+        };
+        let r = e.search(limits, |_| {}).unwrap();
+        (r.best.unwrap(), cp(r.score_value))
+    };
+    let levels = [0, 10, 20];
+    let mut loss = [0i64; 3];
+    for fen in positions() {
+        // Every move is scored the same way, by a search of it alone, so that a move
+        // equal to the reference's best loses exactly nothing.
+        let (best_move, _) = score_of(&mut reference, fen, None);
+        let (_, best) = score_of(&mut reference, fen, Some(best_move));
+        for (i, &level) in levels.iter().enumerate() {
+            let mut e = engine(Setting::Skill(level), 4242, 1);
+            // The levels' own depth caps apply (1 ply at Skill 0, 8 at Skill 10); at
+            // Skill 20 this is the reference search itself.
+            let (m, _) = play(&mut e, fen, SearchLimits::depth(REFERENCE_DEPTH));
+            let (_, got) = score_of(&mut reference, fen, Some(m));
+            loss[i] += (best - got).max(0);
+        }
+    }
+    let n = positions().len() as i64;
+    let avg: Vec<i64> = loss.iter().map(|l| l / n).collect();
+    println!("average loss in cp at Skill 0, 10, 20: {avg:?}");
+    assert!(loss[0] > loss[1], "{avg:?}");
+    assert!(loss[1] >= loss[2], "{avg:?}");
+    assert!(
+        avg[2] <= 5,
+        "full strength loses (next to) nothing: {avg:?}"
+    );
+}
