@@ -128,7 +128,7 @@ const COMMANDS: &[Command] = &[
     Command {
         name: "set",
         args: "[NAME VALUE]",
-        help: "show the options, or set one (hash, threads, multipv, chess960, ascii, usennue, evalfile, syzygypath, syzygyprobedepth, syzygy50moverule, syzygyprobelimit)",
+        help: "show the options, or set one (hash, threads, multipv, chess960, ascii, usennue, evalfile, syzygypath, syzygyprobedepth, syzygy50moverule, syzygyprobelimit, limitstrength, elo, skill, seed)",
     },
     Command {
         name: "exit",
@@ -695,10 +695,21 @@ impl Console {
                 o.hash_mb, o.threads, o.multipv, o.chess960, self.ascii, o.use_nnue, o.eval_file,
                 o.syzygy_path, o.syzygy.probe_depth, o.syzygy.rule50, o.syzygy.probe_limit,
                 crate::syzygy::status(&self.session.engine)
-            );
+            ) + "\n"
+                + &crate::strength::status(&self.session.engine);
             return self.say(&text);
         };
         let value = value.join(" ");
+        if let Some(result) = crate::strength::set_option(&mut self.session.engine, name, &value) {
+            match result {
+                Ok(()) => {
+                    self.say(&format!("{name} set to {value}"));
+                    self.say(&crate::strength::status(&self.session.engine));
+                }
+                Err(e) => self.err(format!("set: {e}")),
+            }
+            return;
+        }
         if let Some(result) = crate::syzygy::set_option(&mut self.session.engine, name, &value) {
             match result {
                 Ok(lines) => lines.iter().for_each(|l| self.say(l)),

@@ -9,6 +9,7 @@ mod arena;
 mod cmd;
 mod console;
 mod rng;
+mod strength;
 mod syzygy;
 mod uci;
 mod xboard;

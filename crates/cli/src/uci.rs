@@ -196,6 +196,12 @@ impl Uci {
             }
             return;
         }
+        if let Some(result) = crate::strength::set_option(&mut self.engine, &name, text) {
+            if let Err(e) = result {
+                self.wire.info_string(&format!("setoption: {e}"));
+            }
+            return;
+        }
         if let Err(e) = format::apply_option(&mut self.engine, &name, value.as_deref()) {
             if e.starts_with("error:") {
                 self.wire.info_string(&e);

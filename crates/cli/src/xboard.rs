@@ -163,6 +163,17 @@ fn feature_lines() -> Vec<String> {
             }
         });
     }
+    for (name, kind) in crate::strength::OPTIONS {
+        let name: String = name.split_whitespace().collect();
+        lines.push(match kind {
+            crate::strength::Kind::Check(on) => {
+                format!("feature option=\"{name} -check {}\"", on as u8)
+            }
+            crate::strength::Kind::Spin((min, default, max)) => {
+                format!("feature option=\"{name} -spin {default} {min} {max}\"")
+            }
+        });
+    }
     lines.push("feature egt=\"syzygy\"".to_string());
     lines.push("feature done=1".to_string());
     lines
@@ -733,6 +744,14 @@ impl Xboard {
             .collect::<String>()
             .to_ascii_lowercase();
         if self.book_option(&key, value, line) {
+            return;
+        }
+        if let Some(result) =
+            crate::strength::set_option(&mut self.session.engine, &key, value.unwrap_or(""))
+        {
+            if let Err(e) = result {
+                self.error(&e, line);
+            }
             return;
         }
         if key.starts_with("syzygy") {

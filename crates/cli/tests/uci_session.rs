@@ -716,3 +716,71 @@ fn syzygy_tables_are_announced_used_and_refused_cleanly() {
     let (_, best) = s.bestmove(30_000);
     assert_eq!(best_of(&best), "d1h1");
 }
+
+#[test]
+fn strength_options_are_listed_checked_and_played() {
+    let mut s = Session::start(&[]);
+    s.send("uci");
+    let lines = s.until_within(|l| l == "uciok", 5000);
+    for option in [
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 1350 min 1350 max 2850",
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name Skill Seed type spin default 0 min 0 max 2147483647",
+    ] {
+        assert!(lines.iter().any(|l| l == option), "{option}");
+    }
+    // Out of range or malformed: refused with a note.
+    for (bad, name) in [
+        ("setoption name UCI_Elo value 1000", "UCI_Elo"),
+        ("setoption name UCI_Elo value 3000", "UCI_Elo"),
+        ("setoption name Skill Level value 21", "Skill Level"),
+        ("setoption name Skill Level value -1", "Skill Level"),
+        ("setoption name Skill Level value weak", "Skill Level"),
+        (
+            "setoption name UCI_LimitStrength value maybe",
+            "UCI_LimitStrength",
+        ),
+        ("setoption name Skill Seed value 2147483648", "Skill Seed"),
+    ] {
+        s.send(bad);
+        s.send("isready");
+        let got = s.until_within(|l| l == "readyok", 5000);
+        assert!(
+            got.iter()
+                .any(|l| l.starts_with("info string") && l.contains(name)),
+            "{bad}: {got:?}"
+        );
+    }
+    // The same level, seed, position and node limit give the same move.
+    let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8";
+    let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+    s.send("setoption name Skill Level value 3");
+    s.send("setoption name Skill Seed value 777");
+    let mut moves = vec![];
+    for _ in 0..2 {
+        s.send("ucinewgame");
+        s.send(&format!("position fen {fen}"));
+        s.send("go nodes 20000");
+        let (lines, best) = s.bestmove(30_000);
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info string")),
+            "{lines:?}"
+        );
+        assert!(pos.parse_uci(best_of(&best)).is_ok(), "{best}");
+        moves.push(best_of(&best).to_string());
+    }
+    assert_eq!(moves[0], moves[1]);
+    // On a clock, a low Elo answers legally and quickly.
+    s.send("setoption name UCI_LimitStrength value true");
+    s.send("setoption name UCI_Elo value 1500");
+    s.send("position startpos moves e2e4");
+    s.ready();
+    let start = Instant::now();
+    s.send("go wtime 3000 btime 3000");
+    let (_, best) = s.bestmove(5000);
+    assert!(start.elapsed() < Duration::from_millis(1500));
+    let mut after = Position::startpos();
+    after.make(after.parse_uci("e2e4").unwrap());
+    assert!(after.parse_uci(best_of(&best)).is_ok(), "{best}");
+}

@@ -58,6 +58,16 @@ pub fn option_lines() -> Vec<String> {
             }
         });
     }
+    for (name, kind) in crate::strength::OPTIONS {
+        lines.push(match kind {
+            crate::strength::Kind::Check(on) => {
+                format!("option name {name} type check default {on}")
+            }
+            crate::strength::Kind::Spin((min, default, max)) => {
+                format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+        });
+    }
     if technique::SWITCHABLE {
         lines.push("option name Ablate type string default <empty>".to_string());
     }
