@@ -16,8 +16,12 @@ pub fn kqkr(pos: &Position, strong: Color) -> Verdict {
     if let Some(score) = rook_skewer(pos, strong) {
         return for_strong(pos, strong, score);
     }
+    // The technique: the defending king to the edge, our king close to it (the queen
+    // alone cannot win the rook), and the rook driven away from its king, where checks
+    // and forks pick it up.
     let (sk, wk) = (pos.king(strong), pos.king(!strong));
-    let score = KNOWN_WIN + 450 + 40 * push_to_edge(wk) + 10 * closeness(sk, wk);
+    let r = pos.pieces(!strong, Role::Rook).lsb();
+    let score = KNOWN_WIN + 450 + 40 * push_to_edge(wk) + 25 * closeness(sk, wk) + 10 * dist(wk, r);
     for_strong(pos, strong, score)
 }
 
