@@ -97,7 +97,28 @@ fn dispatch() {
     }
 }
 
+/// A reader that went away (`sable data stats FILE | head`) ends the program quietly,
+/// as Unix tools do, instead of a panic message from `println!`. Every other panic keeps
+/// the standard report.
+fn quiet_on_closed_stdout() {
+    let standard = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let text = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if text.starts_with("failed printing to stdout") && text.contains("Broken pipe") {
+            // 128 + SIGPIPE, what a shell reports for a tool stopped by a closed pipe.
+            std::process::exit(141);
+        }
+        standard(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_on_closed_stdout();
     let cli = Cli::parse();
     let result = match cli.command {
         None => {

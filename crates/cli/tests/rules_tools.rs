@@ -134,3 +134,21 @@ fn magics_check_of_the_published_dense_table() {
         "{b2}"
     );
 }
+
+#[test]
+fn a_closed_pipe_ends_a_tool_quietly() {
+    use std::process::{Command, Stdio};
+    // The reader goes away at once, before perft has counted anything (as `| head -0`
+    // would): the first line printed meets a closed pipe.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sable"))
+        .args(["perft", "5", "--divide"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(141), "{stderr}");
+}
