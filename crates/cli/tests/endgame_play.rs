@@ -196,20 +196,10 @@ fn without_tables_sable_converts_the_classic_wins_and_holds_philidor() {
 #[test]
 #[ignore = "needs stockfish"]
 fn with_tables_sable_wins_won_positions_and_holds_drawn_ones() {
-    let text = sable_testdata::read_to_string("syzygy/endgame.epd");
     let mut wins = 0;
     let mut draws = 0;
-    for line in text.lines() {
-        let Some((board, rest)) = line.split_once(" wdl_table") else {
-            continue;
-        };
-        let wdl: i32 = rest
-            .split("; wdl ")
-            .nth(1)
-            .and_then(|s| s.split(';').next())
-            .and_then(|s| s.trim().parse().ok())
-            .unwrap();
-        let fen = format!("{} 0 1", board.trim());
+    for v in sable_testdata::syzygy_vectors() {
+        let (fen, wdl) = (v.fen, v.wdl);
         let pos = Position::from_fen(&fen, CastlingMode::Standard).unwrap();
         let (want_wins, want_draws) = (wins < 4 && wdl == 2, draws < 3 && wdl == 0);
         if !want_wins && !want_draws {

@@ -3,7 +3,7 @@
 
 mod eval_common;
 
-use eval_common::{fen, mirror, position_pool, read};
+use eval_common::{fen, mirror, position_pool};
 use sable_chess::{Color, Position};
 use sable_engine::eval::{params, seed, EndgameKind, Evaluator, Term};
 
@@ -208,17 +208,9 @@ fn opposite_bishops_scale_the_endgame_down() {
 fn endgame_knowledge_agrees_with_syzygy_vectors() {
     let mut ev = Evaluator::new();
     let (mut draws, mut kpk, mut wins) = (0, 0, 0);
-    for line in read("syzygy/endgame.epd").lines() {
-        let Some((board, rest)) = line.split_once(" wdl_table") else {
-            continue;
-        };
-        let wdl: i32 = rest
-            .split("; wdl ")
-            .nth(1)
-            .and_then(|s| s.split(';').next())
-            .and_then(|s| s.trim().parse().ok())
-            .unwrap();
-        let pos = fen(&format!("{} 0 1", board.trim()));
+    for v in sable_testdata::syzygy_vectors() {
+        let (board, wdl) = (v.fen.as_str(), v.wdl);
+        let pos = fen(board);
         let Some(report_eg) = ev.report(&pos).endgame else {
             continue;
         };

@@ -35,24 +35,9 @@ fn temp_dir(name: &str) -> PathBuf {
 
 /// `(fen, wdl, dtz)` of every line of endgame.epd.
 fn vectors() -> Vec<(String, i32, i32)> {
-    let text = sable_testdata::read_to_string("syzygy/endgame.epd");
-    let field = |rest: &str, name: &str| -> i32 {
-        rest.split(';')
-            .map(str::trim)
-            .find_map(|f| f.strip_prefix(name)?.trim().parse().ok())
-            .unwrap_or_else(|| panic!("{name} in {rest}"))
-    };
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|line| {
-            let (board, rest) = line.split_once(" wdl_table").expect("an EPD line");
-            let rest = format!("wdl_table{rest}");
-            (
-                format!("{} 0 1", board.trim()),
-                field(&rest, "wdl "),
-                field(&rest, "dtz "),
-            )
-        })
+    sable_testdata::syzygy_vectors()
+        .into_iter()
+        .map(|v| (v.fen, v.wdl, v.dtz))
         .collect()
 }
 

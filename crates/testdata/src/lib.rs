@@ -86,3 +86,43 @@ mod tests {
         super::path("no/such/file.epd");
     }
 }
+
+/// One position of `syzygy/endgame.epd` (python-chess's Syzygy test vectors) with the
+/// values python-chess's prober gives for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyzygyVector {
+    /// The position, with halfmove clock 0 and move number 1 added.
+    pub fen: String,
+    /// The raw WDL table value (no search over captures).
+    pub wdl_table: i32,
+    /// The WDL value from the side to move: -2 loss … 2 win.
+    pub wdl: i32,
+    /// Distance to zeroing in plies, as the DTZ tables give it.
+    pub dtz: i32,
+}
+
+/// Every position of `syzygy/endgame.epd` (panics, naming the line, on a malformed one).
+pub fn syzygy_vectors() -> Vec<SyzygyVector> {
+    let text = read_to_string("syzygy/endgame.epd");
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let (board, rest) = line
+                .split_once(" wdl_table")
+                .unwrap_or_else(|| panic!("endgame.epd: no wdl_table in {line:?}"));
+            let rest = format!("wdl_table{rest}");
+            let field = |name: &str| -> i32 {
+                rest.split(';')
+                    .map(str::trim)
+                    .find_map(|f| f.strip_prefix(name)?.trim().parse().ok())
+                    .unwrap_or_else(|| panic!("endgame.epd: no {name} in {line:?}"))
+            };
+            SyzygyVector {
+                fen: format!("{} 0 1", board.trim()),
+                wdl_table: field("wdl_table "),
+                wdl: field("wdl "),
+                dtz: field("dtz "),
+            }
+        })
+        .collect()
+}
