@@ -8,6 +8,7 @@ mod analyse;
 mod arena;
 mod cmd;
 mod console;
+mod options;
 mod rng;
 mod strength;
 mod syzygy;

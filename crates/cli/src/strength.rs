@@ -2,15 +2,9 @@
 //! `UCI_Elo`, `Skill Level` (Stockfish's names) and `Skill Seed`. The mechanism is the
 //! engine's (`sable_engine::strength`).
 
+use crate::options::Kind;
 use sable_engine::strength::{SKILL_LEVEL, SKILL_SEED, UCI_ELO};
 use sable_engine::Engine;
-
-#[derive(Clone, Copy)]
-pub enum Kind {
-    Check(bool),
-    /// (min, default, max)
-    Spin((i64, i64, i64)),
-}
 
 /// The options with their UCI names; xboard names are the same without spaces.
 pub const OPTIONS: [(&str, Kind); 4] = [
@@ -24,11 +18,7 @@ pub const OPTIONS: [(&str, Kind); 4] = [
 /// `limitstrength`, `elo`, `skill` and `seed` too). `None` when `key` is not one of
 /// them; else `Ok` or why the value was refused (the setting is then unchanged).
 pub fn set_option(engine: &mut Engine, key: &str, value: &str) -> Option<Result<(), String>> {
-    let key: String = key
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect::<String>()
-        .to_ascii_lowercase();
+    let key = crate::options::option_key(key);
     let value = value.trim();
     let number = |name: &str| {
         value

@@ -2,24 +2,17 @@
 //! `SyzygyProbeDepth`, `Syzygy50MoveRule` and `SyzygyProbeLimit` (Stockfish's names),
 //! and the line that tells the user what was found.
 
+use crate::options::Kind;
 use sable_engine::tablebase::{PROBE_DEPTH, PROBE_LIMIT};
 use sable_engine::Engine;
 
-/// The options as (name, kind, default, min, max) for the protocols' option lists.
+/// The options with their UCI names, for the protocols' option lists.
 pub const OPTIONS: [(&str, Kind); 4] = [
     ("SyzygyPath", Kind::Path),
     ("SyzygyProbeDepth", Kind::Spin(PROBE_DEPTH)),
     ("Syzygy50MoveRule", Kind::Check(true)),
     ("SyzygyProbeLimit", Kind::Spin(PROBE_LIMIT)),
 ];
-
-#[derive(Clone, Copy)]
-pub enum Kind {
-    Path,
-    Check(bool),
-    /// (min, default, max)
-    Spin((i64, i64, i64)),
-}
 
 /// Sets the Syzygy option `key` (any case, spaces ignored). `None` when `key` is not
 /// one of them; else the lines to show (what was found, what was left out) or why the
@@ -29,11 +22,7 @@ pub fn set_option(
     key: &str,
     value: &str,
 ) -> Option<Result<Vec<String>, String>> {
-    let key: String = key
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect::<String>()
-        .to_ascii_lowercase();
+    let key = crate::options::option_key(key);
     let value = value.trim();
     let number = || {
         value

@@ -152,28 +152,7 @@ fn feature_lines() -> Vec<String> {
         ),
         "feature option=\"EvalFile -file \"".to_string(),
     ];
-    for (name, kind) in crate::syzygy::OPTIONS {
-        lines.push(match kind {
-            crate::syzygy::Kind::Path => format!("feature option=\"{name} -path \""),
-            crate::syzygy::Kind::Check(on) => {
-                format!("feature option=\"{name} -check {}\"", on as u8)
-            }
-            crate::syzygy::Kind::Spin((min, default, max)) => {
-                format!("feature option=\"{name} -spin {default} {min} {max}\"")
-            }
-        });
-    }
-    for (name, kind) in crate::strength::OPTIONS {
-        let name: String = name.split_whitespace().collect();
-        lines.push(match kind {
-            crate::strength::Kind::Check(on) => {
-                format!("feature option=\"{name} -check {}\"", on as u8)
-            }
-            crate::strength::Kind::Spin((min, default, max)) => {
-                format!("feature option=\"{name} -spin {default} {min} {max}\"")
-            }
-        });
-    }
+    lines.extend(crate::options::announced().map(|(n, k)| crate::options::xboard_line(n, k)));
     lines.push("feature egt=\"syzygy\"".to_string());
     lines.push("feature done=1".to_string());
     lines
@@ -738,11 +717,7 @@ impl Xboard {
         };
         let number = |v: Option<&str>| v.and_then(|v| v.parse::<i64>().ok());
         // Names carry no spaces (some clients cannot read them); spaced forms are accepted.
-        let key: String = name
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect::<String>()
-            .to_ascii_lowercase();
+        let key = crate::options::option_key(name);
         if self.book_option(&key, value, line) {
             return;
         }

@@ -4,7 +4,7 @@
 
 use super::{CliError, CliResult};
 use crate::rng::splitmix;
-use sable_chess::{CastlingMode, Position};
+use sable_chess::{CastlingMode, Color, Piece, Position, Role, Setup};
 use sable_engine::tablebase::{TableIo, Tablebases, Wdl};
 use std::time::Instant;
 
@@ -161,7 +161,13 @@ pub fn probe_report(tb: &Tablebases, pos: &Position, rule50: bool) -> Result<Str
 
 /// Random legal positions whose material has a table: kings and up to two other pieces.
 fn random_positions(tb: &Tablebases, n: usize, seed: u64) -> Vec<Position> {
-    const ROLES: [char; 5] = ['P', 'N', 'B', 'R', 'Q'];
+    const ROLES: [Role; 5] = [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ];
     let mut state = seed;
     let mut out = Vec::with_capacity(n);
     let extra_max = tb.max_pieces().saturating_sub(2).min(5);
@@ -169,64 +175,38 @@ fn random_positions(tb: &Tablebases, n: usize, seed: u64) -> Vec<Position> {
     while out.len() < n && tries < n * 50 {
         tries += 1;
         let extra = 1 + (splitmix(&mut state) as usize) % extra_max.max(1);
-        let mut board = ['.'; 64];
-        let mut place = |c: char, state: &mut u64| loop {
+        let mut setup = Setup {
+            board: [None; 64],
+            turn: Color::White,
+            castling: Vec::new(),
+            ep_square: None,
+            halfmoves: 0,
+            fullmoves: 1,
+        };
+        // Same draws in the same order as ever: the kings' squares, then each piece's
+        // role, colour and square, then the side to move.
+        let mut place = |piece: Piece, state: &mut u64| loop {
             let sq = (splitmix(state) % 64) as usize;
-            if board[sq] == '.' {
-                board[sq] = c;
+            if setup.board[sq].is_none() {
+                setup.board[sq] = Some(piece);
                 break;
             }
         };
-        place('K', &mut state);
-        place('k', &mut state);
+        place(Piece::new(Color::White, Role::King), &mut state);
+        place(Piece::new(Color::Black, Role::King), &mut state);
         for _ in 0..extra {
-            let r = ROLES[(splitmix(&mut state) % 5) as usize];
-            let c = if splitmix(&mut state) & 1 == 0 {
-                r
-            } else {
-                r.to_ascii_lowercase()
-            };
-            place(c, &mut state);
+            let role = ROLES[(splitmix(&mut state) % 5) as usize];
+            let color = Color::ALL[(splitmix(&mut state) & 1) as usize];
+            place(Piece::new(color, role), &mut state);
         }
-        let turn = if splitmix(&mut state) & 1 == 0 {
-            "w"
-        } else {
-            "b"
-        };
-        let fen = format!("{} {turn} - - 0 1", board_fen(&board));
-        if let Ok(pos) = Position::from_fen(&fen, CastlingMode::Standard) {
+        setup.turn = Color::ALL[(splitmix(&mut state) & 1) as usize];
+        if let Ok(pos) = Position::from_setup(&setup, CastlingMode::Standard) {
             if tb.probe_wdl_after_zeroing(&pos).is_some() {
                 out.push(pos);
             }
         }
     }
     out
-}
-
-fn board_fen(board: &[char; 64]) -> String {
-    let mut s = String::new();
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            let c = board[rank * 8 + file];
-            if c == '.' {
-                empty += 1;
-            } else {
-                if empty > 0 {
-                    s.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                s.push(c);
-            }
-        }
-        if empty > 0 {
-            s.push_str(&empty.to_string());
-        }
-        if rank > 0 {
-            s.push('/');
-        }
-    }
-    s
 }
 
 fn speed(tb: &Tablebases, io: &str, n: usize, seed: u64) -> CliResult {

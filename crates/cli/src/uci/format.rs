@@ -49,25 +49,7 @@ pub fn option_lines() -> Vec<String> {
         ),
         "option name EvalFile type string default <default>".to_string(),
     ];
-    for (name, kind) in crate::syzygy::OPTIONS {
-        lines.push(match kind {
-            crate::syzygy::Kind::Path => format!("option name {name} type string default <empty>"),
-            crate::syzygy::Kind::Check(on) => format!("option name {name} type check default {on}"),
-            crate::syzygy::Kind::Spin((min, default, max)) => {
-                format!("option name {name} type spin default {default} min {min} max {max}")
-            }
-        });
-    }
-    for (name, kind) in crate::strength::OPTIONS {
-        lines.push(match kind {
-            crate::strength::Kind::Check(on) => {
-                format!("option name {name} type check default {on}")
-            }
-            crate::strength::Kind::Spin((min, default, max)) => {
-                format!("option name {name} type spin default {default} min {min} max {max}")
-            }
-        });
-    }
+    lines.extend(crate::options::announced().map(|(n, k)| crate::options::uci_line(n, k)));
     if technique::SWITCHABLE {
         lines.push("option name Ablate type string default <empty>".to_string());
     }
