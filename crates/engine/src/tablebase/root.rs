@@ -29,18 +29,16 @@ pub struct MoveResult {
 }
 
 impl MoveResult {
-    /// Larger is better for the side to move.
-    fn rank(&self) -> (i32, i32) {
+    /// Larger is better for the side to move: the result, then the distance (sooner
+    /// when winning, later when losing).
+    fn rank(&self) -> (Wdl, i32) {
         let tiebreak = match (self.mate, self.dtz) {
             (true, _) => i32::MAX,
             (false, None) => 0,
             (false, Some(d)) if d > 0 => -d,
             (false, Some(d)) => d.abs(),
         };
-        (
-            self.wdl.value(),
-            if self.wdl == Wdl::Draw { 0 } else { tiebreak },
-        )
+        (self.wdl, if self.wdl == Wdl::Draw { 0 } else { tiebreak })
     }
 }
 
@@ -127,10 +125,7 @@ impl Tablebases {
     pub fn rank_root(&self, pos: &Position, moves: &[Move], rule50: bool) -> Option<RootTb> {
         let results = self.move_results(pos, moves, rule50)?;
         let best = results.iter().map(MoveResult::rank).max()?;
-        let keep_all_of_class = matches!(
-            Wdl::from_value(best.0),
-            Wdl::Draw | Wdl::CursedWin | Wdl::BlessedLoss
-        );
+        let keep_all_of_class = matches!(best.0, Wdl::Draw | Wdl::CursedWin | Wdl::BlessedLoss);
         let kept: Vec<&MoveResult> = results
             .iter()
             .filter(|r| {
@@ -148,18 +143,6 @@ impl Tablebases {
             score: root_score(wdl, dtz, first.mate),
             probes: results.len() as u64,
         })
-    }
-}
-
-impl Wdl {
-    fn from_value(v: i32) -> Wdl {
-        match v {
-            i32::MIN..=-2 => Wdl::Loss,
-            -1 => Wdl::BlessedLoss,
-            0 => Wdl::Draw,
-            1 => Wdl::CursedWin,
-            _ => Wdl::Win,
-        }
     }
 }
 
