@@ -89,22 +89,27 @@ fn expected_nag(before: i32, after: i32, white_moved: bool) -> Option<u8> {
     }
 }
 
+/// `sable analyse PGN --nodes 4000 -o OUT --report DIR`: success and the output.
+fn analyse_with_report(pgn: &str, out: &Path, report: &Path) -> (bool, String) {
+    sable(&[
+        "analyse",
+        pgn,
+        "--nodes",
+        "4000",
+        "-o",
+        out.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ])
+}
+
 #[test]
 fn annotates_reports_and_is_idempotent() {
     let dir = scratch("main");
     let pgn = input(&dir);
     let out1 = dir.join("out1.pgn");
     let report = dir.join("report");
-    let (ok, log) = sable(&[
-        "analyse",
-        &pgn,
-        "--nodes",
-        "4000",
-        "-o",
-        out1.to_str().unwrap(),
-        "--report",
-        report.to_str().unwrap(),
-    ]);
+    let (ok, log) = analyse_with_report(&pgn, &out1, &report);
     assert!(ok, "{log}");
     // The broken game: reported with its line and column, skipped.
     assert!(
@@ -365,16 +370,7 @@ fn report_renders_in_chromium() {
     let pgn = input(&dir);
     let report = dir.join("report");
     let out = dir.join("out.pgn");
-    let (ok, log) = sable(&[
-        "analyse",
-        &pgn,
-        "--nodes",
-        "4000",
-        "-o",
-        out.to_str().unwrap(),
-        "--report",
-        report.to_str().unwrap(),
-    ]);
+    let (ok, log) = analyse_with_report(&pgn, &out, &report);
     assert!(ok, "{log}");
     let shot = dir.join("game.png");
     let status = std::process::Command::new("chromium")
