@@ -84,6 +84,9 @@ impl Uci {
             "uci" => self.uci(),
             "isready" => self.wire.send("readyok"),
             "ucinewgame" => {
+                if !self.engine.is_searching() {
+                    self.learn_own_game();
+                }
                 if let Err(e) = self.engine.new_game() {
                     self.refuse("ucinewgame", e);
                 }
@@ -96,7 +99,12 @@ impl Uci {
             }
             "ponderhit" => self.engine.ponderhit(),
             "setoption" => self.setoption(args),
-            "quit" => return false,
+            "quit" => {
+                self.engine.stop();
+                self.engine.wait();
+                self.learn_own_game();
+                return false;
+            }
             "debug" | "register" => {}
             "d" => {
                 let fen = self.engine.position().fen();
@@ -107,6 +115,28 @@ impl Uci {
                 .info_string(&format!("unknown command '{cmd}' (line ignored)")),
         }
         true
+    }
+
+    /// With `BookLearning` on, the book learns from the game that just ended (at
+    /// `ucinewgame` or `quit`: UCI never tells the result, so the engine infers it; see
+    /// `Engine::inferred_result`).
+    fn learn_own_game(&mut self) {
+        let played = !self.engine.moves().is_empty();
+        match self.engine.learn_from_own_game() {
+            Ok(Some((result, n))) => self
+                .wire
+                .info_string(&format!("book learned from {result}: {n} entries")),
+            Ok(None) => {
+                let o = self.engine.options();
+                if played && o.book_learning && self.engine.book().is_some() && !o.chess960 {
+                    self.wire.info_string(
+                        "book learning: the game's result is unknown (no end by the rules on \
+                         the board, and the last searches were not decisive); nothing learned",
+                    );
+                }
+            }
+            Err(e) => self.wire.info_string(&format!("book learning failed: {e}")),
+        }
     }
 
     fn refuse(&self, what: &str, e: EngineError) {

@@ -363,3 +363,139 @@ fn match_runner_plays_book_moves_for_an_engine() {
     ]);
     assert!(!ok && out.contains("/nonexistent.bin"), "{out}");
 }
+
+/// The runner's book moves of every game in a match with `-srand seed`, in game order.
+fn runner_book_lines(seed: u64) -> Vec<Vec<String>> {
+    let exe = env!("CARGO_BIN_EXE_sable");
+    let pgn = temp(&format!("match-book-seed-{seed}.pgn"));
+    let _ = std::fs::remove_file(&pgn); // -pgnout appends
+    let (ok, out) = sable(&[
+        "match",
+        "-engine",
+        &format!("cmd={exe}"),
+        "name=booked",
+        &format!("book={}", performance()),
+        "bookdepth=4",
+        "-engine",
+        &format!("cmd={exe}"),
+        "name=alsobooked",
+        &format!("book={}", performance()),
+        "bookdepth=4",
+        "-each",
+        "depth=1",
+        "-rounds",
+        "3",
+        "-games",
+        "2",
+        "-srand",
+        &seed.to_string(),
+        "-pgnout",
+        &pgn,
+        "-noprogress",
+    ]);
+    assert!(ok, "{out}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    text.split("[Event")
+        .skip(1)
+        .map(|game| {
+            let words: Vec<&str> = game.split_whitespace().collect();
+            words
+                .windows(2)
+                .filter(|w| w[1] == "{book}")
+                .map(|w| w[0].to_string())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn match_runner_book_picks_follow_the_seed() {
+    // Both engines play from a book with several weighted moves a position, so every
+    // game's first plies are random draws: the same -srand repeats them, game by game.
+    let first = runner_book_lines(5);
+    assert_eq!(first.len(), 6);
+    assert!(first.iter().all(|g| g.len() >= 2), "{first:?}");
+    assert_eq!(first, runner_book_lines(5), "same seed, same book lines");
+    let others: Vec<_> = (6..9).map(runner_book_lines).collect();
+    assert!(
+        others.iter().any(|o| *o != first),
+        "other seeds pick other lines: {first:?} {others:?}"
+    );
+}
+
+/// The learn value of `uci`'s entry in the start position of `book`.
+fn start_learn(book: &str, uci: &str) -> (u16, u32) {
+    let b = sable_chess::PolyglotBook::open(book).unwrap();
+    let start = Position::startpos();
+    let e = b
+        .entries(&start)
+        .iter()
+        .find(|e| e.raw_move == encode_move(start.parse_uci(uci).unwrap()))
+        .copied()
+        .unwrap();
+    (e.weight, e.learn)
+}
+
+#[test]
+fn uci_book_learning_infers_the_result_of_its_own_games() {
+    let book = temp("uci-learn.bin");
+    std::fs::copy(performance(), &book).unwrap();
+    let before = start_learn(&book, "e2e4");
+    let mut s = Session::uci(
+        &book,
+        &[
+            "setoption name BookMode value best",
+            "setoption name BookLearning value true",
+        ],
+    );
+    // Game 1: White (the engine) opens from the book and is mated; the GUI's last
+    // position is the mate itself.
+    s.send("ucinewgame");
+    s.send("position startpos");
+    s.send("go depth 4");
+    let lines = s.until(|l| l.starts_with("bestmove"));
+    assert_eq!(lines.last().unwrap(), "bestmove e2e4", "{lines:?}");
+    s.send("position startpos moves e2e4 b8c6 g1e2 c6e5 g2g3 e5f3");
+    s.send("ucinewgame");
+    s.send("isready");
+    let lines = s.until(|l| l == "readyok");
+    assert!(
+        lines.contains(&"info string book learned from 0-1: 1 entries".to_string()),
+        "{lines:?}"
+    );
+    let after_mate = start_learn(&book, "e2e4");
+    assert_ne!(before, after_mate);
+    // Game 2: White gives its queen away and its own searches say it is lost; the game
+    // ends without a mate on the board (the GUI adjudicated, or White resigned).
+    s.send("position startpos moves e2e4 e7e5 d1h5 b8c6 h5f7 e8f7");
+    s.send("go depth 6");
+    s.until(|l| l.starts_with("bestmove"));
+    s.send("position startpos moves e2e4 e7e5 d1h5 b8c6 h5f7 e8f7 g1f3 d7d6");
+    s.send("go depth 6");
+    s.until(|l| l.starts_with("bestmove"));
+    s.send("position startpos moves e2e4 e7e5 d1h5 b8c6 h5f7 e8f7 g1f3 d7d6 f1c4 c8e6");
+    s.send("go depth 6");
+    s.until(|l| l.starts_with("bestmove"));
+    s.send("ucinewgame");
+    s.send("isready");
+    let lines = s.until(|l| l == "readyok");
+    // White's e4 and Black's e5 are both book moves of this game.
+    assert!(
+        lines.contains(&"info string book learned from 0-1: 2 entries".to_string()),
+        "{lines:?}"
+    );
+    assert_ne!(after_mate, start_learn(&book, "e2e4"));
+    // Game 3: a quiet position, no verdict: nothing is learned, and the engine says so.
+    let unchanged = std::fs::read(&book).unwrap();
+    s.send("position startpos moves e2e4 e7e5");
+    s.send("go depth 6");
+    s.until(|l| l.starts_with("bestmove"));
+    s.send("ucinewgame");
+    s.send("isready");
+    let lines = s.until(|l| l == "readyok");
+    assert!(
+        lines.iter().any(|l| l.contains("result is unknown")),
+        "{lines:?}"
+    );
+    assert_eq!(unchanged, std::fs::read(&book).unwrap());
+}

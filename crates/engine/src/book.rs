@@ -115,8 +115,15 @@ impl OpeningBook {
             .collect()
     }
 
-    /// Picks a move among `choices` (see [`BookMode`]).
+    /// Picks a move among `choices` (see [`BookMode`]), with the engine's own random
+    /// draw for `Weighted`.
     pub fn pick(choices: &[BookChoice], mode: BookMode) -> Option<BookChoice> {
+        Self::pick_with(choices, mode, random())
+    }
+
+    /// [`OpeningBook::pick`] with the random number given: a tool that must repeat its
+    /// choices for a seed (the match runner's `-srand`) draws it from its own stream.
+    pub fn pick_with(choices: &[BookChoice], mode: BookMode, draw: u64) -> Option<BookChoice> {
         match mode {
             BookMode::Best => {
                 let mut best: Option<BookChoice> = None;
@@ -132,7 +139,7 @@ impl OpeningBook {
                 if total == 0 {
                     return None;
                 }
-                let mut r = random() % total;
+                let mut r = draw % total;
                 for c in choices {
                     if r < c.weight as u64 {
                         return Some(*c);

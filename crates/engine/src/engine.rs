@@ -14,10 +14,11 @@ use crate::time;
 use crate::tt::{AllocError, TranspositionTable};
 use sable_chess::pgn::GameResult;
 use sable_chess::{
-    BookError, CastlingMode, KeyHistory, Move, ParseFenError, Position, UciMoveError, STARTPOS_FEN,
+    BookError, CastlingMode, Color, KeyHistory, Move, ParseFenError, Position, UciMoveError,
+    STARTPOS_FEN,
 };
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::{mpsc, Arc, OnceLock};
+use std::sync::{mpsc, Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -163,7 +164,15 @@ pub struct Engine {
     book: Option<OpeningBook>,
     /// The Syzygy tables of `SyzygyPath`.
     tb: Option<Arc<Tablebases>>,
+    /// The side to move and final score of each search of this game, for learning
+    /// under a protocol that never names the result (see [`Engine::inferred_result`]).
+    verdicts: Arc<Mutex<Vec<(Color, i32)>>>,
 }
+
+/// How far the engine's last [`LEARN_SEARCHES`] searches must all agree that one side
+/// is winning for [`Engine::inferred_result`] to call the game decided.
+pub const LEARN_DECISIVE_CP: i32 = 500;
+pub const LEARN_SEARCHES: usize = 3;
 
 impl Default for Engine {
     fn default() -> Self {
@@ -201,6 +210,7 @@ impl Engine {
             go_start: Instant::now(),
             book: None,
             tb: None,
+            verdicts: Default::default(),
             options,
         }
     }
@@ -389,6 +399,53 @@ impl Engine {
         Ok(book.learn(&self.start, &self.moves, result)?)
     }
 
+    /// The result of the game being played, as far as the engine can tell without being
+    /// told (UCI never says): the rules' verdict on the last position it was given
+    /// (mate, stalemate, a draw by rule), or else its own judgement: a mate or
+    /// tablebase result found by its last search, or its last [`LEARN_SEARCHES`]
+    /// searches all at least [`LEARN_DECISIVE_CP`] for the same side, the margins at
+    /// which GUIs adjudicate and opponents resign. `None` when neither says.
+    pub fn inferred_result(&self) -> Option<GameResult> {
+        if let Some(o) = self.pos.outcome(&self.history) {
+            return Some(o.into());
+        }
+        let verdicts = self.verdicts.lock().unwrap_or_else(|e| e.into_inner());
+        let &(side, last) = verdicts.last()?;
+        if crate::score::is_decisive(last) {
+            return Some(if last > 0 {
+                win_for(side)
+            } else {
+                win_for(!side)
+            });
+        }
+        let recent = verdicts.iter().rev().take(LEARN_SEARCHES);
+        let white: Vec<i32> = recent
+            .map(|&(s, v)| if s == Color::White { v } else { -v })
+            .collect();
+        if white.len() < LEARN_SEARCHES {
+            None
+        } else if white.iter().all(|&v| v >= LEARN_DECISIVE_CP) {
+            Some(GameResult::WhiteWins)
+        } else if white.iter().all(|&v| v <= -LEARN_DECISIVE_CP) {
+            Some(GameResult::BlackWins)
+        } else {
+            None
+        }
+    }
+
+    /// [`Engine::learn_from_game`] with the [`Engine::inferred_result`], for the end of
+    /// a UCI game (`ucinewgame`, `quit`): `Ok(None)` when learning is off, no book is
+    /// loaded or the result cannot be told; else the result and the entries changed.
+    pub fn learn_from_own_game(&mut self) -> Result<Option<(GameResult, usize)>, EngineError> {
+        if !self.options.book_learning || self.book.is_none() || self.options.chess960 {
+            return Ok(None);
+        }
+        let Some(result) = self.inferred_result() else {
+            return Ok(None);
+        };
+        Ok(Some((result, self.learn_from_game(result)?)))
+    }
+
     /// Loads the network from `path` (empty or `<default>`: the embedded one). On any
     /// error the previous network stays.
     pub fn set_eval_file(&mut self, path: &str) -> Result<(), EngineError> {
@@ -516,6 +573,10 @@ impl Engine {
             w.clear();
         }
         self.set_start(Position::startpos());
+        self.verdicts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
         Ok(())
     }
 
@@ -672,6 +733,17 @@ impl Engine {
             limits,
         });
         let workers = std::mem::take(&mut self.workers);
+        let (verdicts, turn) = (self.verdicts.clone(), self.pos.turn());
+        let mut on_event = on_event;
+        let on_event = move |e: SearchEvent| {
+            if let SearchEvent::Finished(r) = &e {
+                if r.best.is_some() {
+                    let mut v = verdicts.lock().unwrap_or_else(|e| e.into_inner());
+                    v.push((turn, r.score_value));
+                }
+            }
+            on_event(e)
+        };
         self.start_job("sable-search", move || {
             threads::run(workers, ctx, Box::new(on_event))
         })
@@ -827,5 +899,12 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
         self.wait();
+    }
+}
+
+fn win_for(side: Color) -> GameResult {
+    match side {
+        Color::White => GameResult::WhiteWins,
+        Color::Black => GameResult::BlackWins,
     }
 }

@@ -21,6 +21,8 @@ pub struct GameSpec<'a> {
     pub rules: Rules,
     pub round: u32,
     pub number: u32,
+    /// Seeds the runner's book picks in this game (from `-srand` and the game number).
+    pub book_seed: u64,
     /// Tournament indices of the white and black engines.
     pub white: usize,
     pub black: usize,
@@ -107,6 +109,7 @@ pub fn play(engines: [&mut Engine; 2], spec: &GameSpec) -> Result<Played, Abort>
         }
     }
 
+    let mut book_rng = spec.book_seed;
     while outcome.is_none() {
         if let Some(o) = pos.outcome(&line.history) {
             outcome = Some(match o {
@@ -123,7 +126,12 @@ pub fn play(engines: [&mut Engine; 2], spec: &GameSpec) -> Result<Played, Abort>
         let me = turn.index();
         let cfg = &engines[me].config;
         // The runner's book plays for the engine while in book; a book move takes no time.
-        if let Some(m) = cfg.book.as_ref().and_then(|b| b.pick(&pos, line.raw.len())) {
+        let draw = crate::rng::splitmix(&mut book_rng);
+        if let Some(m) = cfg
+            .book
+            .as_ref()
+            .and_then(|b| b.pick(&pos, line.raw.len(), draw))
+        {
             line.play(&mut pos, m, "book".into());
             continue;
         }

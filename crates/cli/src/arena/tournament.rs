@@ -252,6 +252,7 @@ fn worker(
             rules: opts.rules,
             round: job.round,
             number: job.number,
+            book_seed: opts.seed ^ (job.number as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
             white: job.white,
             black: job.black,
         };

@@ -19,26 +19,27 @@ pub struct Args {
     /// Folder for `checkpoint.ckpt`, `epoch-NNN.nnue` and `final.nnue`.
     #[arg(long, default_value = "nnue-out")]
     out_dir: PathBuf,
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = TrainConfig::default().hidden)]
     hidden: usize,
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = TrainConfig::default().epochs)]
     epochs: u32,
     /// Stop after this many epochs in all (resume later with --resume).
     #[arg(long)]
     stop_after: Option<u32>,
-    #[arg(long, default_value_t = 16_384)]
+    #[arg(long, default_value_t = TrainConfig::default().batch)]
     batch: usize,
-    #[arg(long, default_value_t = 0.001)]
+    /// Peak learning rate (cosine decay to a hundredth of it).
+    #[arg(long, default_value_t = TrainConfig::default().lr)]
     lr: f32,
     /// Weight of the game result in the target; the rest is the score.
-    #[arg(long, default_value_t = 0.25)]
+    #[arg(long, default_value_t = TrainConfig::default().wdl)]
     wdl: f32,
     /// Fraction of positions held out for validation.
-    #[arg(long, default_value_t = 0.02)]
+    #[arg(long, default_value_t = TrainConfig::default().val)]
     val: f32,
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = TrainConfig::default().threads)]
     threads: usize,
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = TrainConfig::default().seed)]
     seed: u64,
     /// Continue from this checkpoint (same data, seed and settings).
     #[arg(long)]

@@ -56,13 +56,20 @@ pub struct RunnerBook {
 
 impl RunnerBook {
     /// The book move for `pos` after `plies` plies of the game: a legal move picked in
-    /// proportion to the weights, or `None` out of book (or in Chess960).
-    pub fn pick(&self, pos: &sable_chess::Position, plies: usize) -> Option<sable_chess::Move> {
+    /// proportion to the weights with the random number `draw` (the game's seeded
+    /// stream, so `-srand` repeats a match's book lines), or `None` out of book (or in
+    /// Chess960).
+    pub fn pick(
+        &self,
+        pos: &sable_chess::Position,
+        plies: usize,
+        draw: u64,
+    ) -> Option<sable_chess::Move> {
         if plies >= 2 * self.depth as usize || pos.is_chess960() {
             return None;
         }
         let choices = self.book.choices(pos, 1);
-        sable_engine::book::OpeningBook::pick(&choices, sable_engine::BookMode::Weighted)
+        sable_engine::book::OpeningBook::pick_with(&choices, sable_engine::BookMode::Weighted, draw)
             .map(|c| c.mv)
     }
 }
