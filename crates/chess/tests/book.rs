@@ -438,3 +438,54 @@ fn counts_are_halved_at_count_max_also_across_runs() {
     // Without halving e4 would weigh 16484 and d4 2 * 5495 = 10990.
     assert!(w[0] < 16384 && w.len() == 2, "{w:?}");
 }
+
+#[test]
+fn reading_on_several_threads_builds_the_same_book_and_report() {
+    // The lichess games twice with an illegal move between: several chunks, and an
+    // error that must name the same game and line as the one-thread read.
+    let lichess = std::fs::read_to_string(sable_testdata::path(
+        "pgn/lichess/lichess-user-export-3970-games.pgn",
+    ))
+    .unwrap();
+    let pgn = temp("threads.pgn");
+    let broken = "\n[Event \"broken\"]\n\n1. e4 Ke6 1-0\n\n";
+    std::fs::write(&pgn, format!("{lichess}{broken}{lichess}")).unwrap();
+    let build = |threads: usize, memory_bytes: usize| {
+        let out = temp(&format!("threads-{threads}-{memory_bytes}.bin"));
+        let opts = MakeOptions {
+            threads,
+            memory_bytes,
+            ..MakeOptions::default()
+        };
+        let r = make_book(
+            std::slice::from_ref(&pgn),
+            &out,
+            &opts,
+            &GameFilter::default(),
+            &mut |_| {},
+        )
+        .unwrap();
+        (std::fs::read(&out).unwrap(), r)
+    };
+    let (one, r1) = build(1, 512 << 20);
+    assert_eq!((r1.games, r1.errors), (2 * 3970, 1), "{r1:?}");
+    let line = lichess.lines().count() + 4;
+    assert!(
+        r1.error_samples[0].contains(&format!("game 3971, line {line}, column 7")),
+        "{r1:?}"
+    );
+    for (threads, memory) in [(2, 512 << 20), (3, 512 << 20), (2, 1 << 20)] {
+        let (many, r) = build(threads, memory);
+        assert!(one == many, "{threads} threads, {memory} bytes");
+        assert_eq!(
+            (r.games, r.filtered, r.errors, &r.error_samples, r.entries),
+            (
+                r1.games,
+                r1.filtered,
+                r1.errors,
+                &r1.error_samples,
+                r1.entries
+            )
+        );
+    }
+}

@@ -82,6 +82,9 @@ struct BuildArgs {
     /// Folder for the temporary runs (default: the system's).
     #[arg(long)]
     temp_dir: Option<PathBuf>,
+    /// Threads reading the games (default: one per core); the book is the same for any.
+    #[arg(long)]
+    threads: Option<usize>,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -161,6 +164,7 @@ fn build(a: BuildArgs) -> CliResult {
         uniform: a.uniform,
         memory_bytes: a.memory.max(1) << 20,
         temp_dir: a.temp_dir.clone(),
+        threads: a.threads.unwrap_or(MakeOptions::default().threads).max(1),
     };
     let filter = GameFilter {
         min_elo: a.min_elo,
