@@ -169,15 +169,21 @@ pub(crate) fn run(
     for w in workers.iter_mut() {
         w.prepare(ctx.clone(), &root_moves);
     }
+    // Helpers the system refuses to start (a thread limit) are left out: the search goes
+    // on with those that did start, and says so.
+    let mut started = 0;
     {
         let (main, helpers) = workers.split_first_mut().expect("at least one worker");
         std::thread::scope(|s| {
             for h in helpers.iter_mut() {
-                std::thread::Builder::new()
+                let spawned = std::thread::Builder::new()
                     .name(format!("sable-helper-{}", h.id))
                     .stack_size(crate::search::STACK_SIZE)
-                    .spawn_scoped(s, move || h.iterate())
-                    .expect("spawn a search thread");
+                    .spawn_scoped(s, move || h.iterate());
+                if spawned.is_err() {
+                    break;
+                }
+                started += 1;
             }
             main.reporter = Some(report);
             main.iterate();
@@ -188,8 +194,18 @@ pub(crate) fn run(
         });
     }
     let mut report = workers[0].reporter.take().expect("reporter returned");
+    if started + 1 < workers.len() {
+        report(SearchEvent::Note(format!(
+            "only {} of {} search threads could be started; searched with those",
+            started + 1,
+            workers.len()
+        )));
+    }
 
-    let results: Vec<Vec<Line>> = workers.iter().map(Worker::result_lines).collect();
+    let results: Vec<Vec<Line>> = workers[..=started]
+        .iter()
+        .map(Worker::result_lines)
+        .collect();
     let best = if ctx.multipv > 1 {
         // With MultiPV the first thread's lines are the ones shown and played.
         0

@@ -122,11 +122,17 @@ impl<R: BufRead> Lexer<R> {
         }
         self.bytes += n as u64;
         self.line_no += 1;
-        self.line.clear();
-        match std::str::from_utf8(&self.raw) {
-            Ok(s) => self.line.push_str(s),
-            // Latin-1: every byte is the code point of the same value.
-            Err(_) => self.line.extend(self.raw.iter().map(|&b| b as char)),
+        // The bytes become the line without a copy when they are UTF-8 (the two buffers
+        // trade places, so neither is allocated again).
+        let raw = std::mem::take(&mut self.raw);
+        match String::from_utf8(raw) {
+            Ok(line) => self.raw = std::mem::replace(&mut self.line, line).into_bytes(),
+            Err(e) => {
+                // Latin-1: every byte is the code point of the same value.
+                self.raw = e.into_bytes();
+                self.line.clear();
+                self.line.extend(self.raw.iter().map(|&b| b as char));
+            }
         }
         self.pos = if self.line_no == 1 && self.line.starts_with('\u{feff}') {
             3
