@@ -105,6 +105,22 @@ use sable_chess::pgn::GameResult;
 use sable_chess::{BookEntry, BookError};
 use std::path::PathBuf;
 
+/// `make_book` of one file with every game.
+fn build_all(
+    pgn: &PathBuf,
+    out: &std::path::Path,
+    opts: &MakeOptions,
+) -> sable_chess::book::make::MakeReport {
+    make_book(
+        std::slice::from_ref(pgn),
+        out,
+        opts,
+        &GameFilter::default(),
+        &mut |_| {},
+    )
+    .unwrap()
+}
+
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("sable-book-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -326,14 +342,7 @@ fn build_counts_like_polyglot_and_spills_to_the_same_book() {
         min_game: 1,
         ..MakeOptions::default()
     };
-    let report = make_book(
-        std::slice::from_ref(&pgn),
-        &out,
-        &opts,
-        &GameFilter::default(),
-        &mut |_| {},
-    )
-    .unwrap();
+    let report = build_all(&pgn, &out, &opts);
     assert_eq!(report.games, 7);
     let book = PolyglotBook::open(&out).unwrap();
     let start = Position::startpos();
@@ -457,14 +466,7 @@ fn reading_on_several_threads_builds_the_same_book_and_report() {
             memory_bytes,
             ..MakeOptions::default()
         };
-        let r = make_book(
-            std::slice::from_ref(&pgn),
-            &out,
-            &opts,
-            &GameFilter::default(),
-            &mut |_| {},
-        )
-        .unwrap();
+        let r = build_all(&pgn, &out, &opts);
         (std::fs::read(&out).unwrap(), r)
     };
     let (one, r1) = build(1, 512 << 20);

@@ -366,33 +366,36 @@ fn match_runner_plays_book_moves_for_an_engine() {
 
 /// The runner's book moves of every game in a match with `-srand seed`, in game order.
 fn runner_book_lines(seed: u64) -> Vec<Vec<String>> {
-    let exe = env!("CARGO_BIN_EXE_sable");
     let pgn = temp(&format!("match-book-seed-{seed}.pgn"));
     let _ = std::fs::remove_file(&pgn); // -pgnout appends
-    let (ok, out) = sable(&[
-        "match",
-        "-engine",
-        &format!("cmd={exe}"),
-        "name=booked",
-        &format!("book={}", performance()),
-        "bookdepth=4",
-        "-engine",
-        &format!("cmd={exe}"),
-        "name=alsobooked",
-        &format!("book={}", performance()),
-        "bookdepth=4",
-        "-each",
-        "depth=1",
-        "-rounds",
-        "3",
-        "-games",
-        "2",
-        "-srand",
-        &seed.to_string(),
-        "-pgnout",
-        &pgn,
-        "-noprogress",
-    ]);
+    let mut args = vec!["match".to_string()];
+    for name in ["booked", "alsobooked"] {
+        args.extend([
+            "-engine".to_string(),
+            format!("cmd={}", env!("CARGO_BIN_EXE_sable")),
+            format!("name={name}"),
+            format!("book={}", performance()),
+            "bookdepth=4".into(),
+        ]);
+    }
+    let seed = seed.to_string();
+    args.extend(
+        [
+            "-each",
+            "depth=1",
+            "-rounds",
+            "3",
+            "-games",
+            "2",
+            "-srand",
+            &seed,
+            "-pgnout",
+            &pgn,
+            "-noprogress",
+        ]
+        .map(String::from),
+    );
+    let (ok, out) = sable(&args.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(ok, "{out}");
     let text = std::fs::read_to_string(&pgn).unwrap();
     text.split("[Event")
@@ -436,6 +439,20 @@ fn start_learn(book: &str, uci: &str) -> (u16, u32) {
     (e.weight, e.learn)
 }
 
+/// `position startpos moves MOVES` and a search to its `bestmove`.
+fn search_after(s: &mut Session, moves: &str) {
+    s.send(&format!("position startpos moves {moves}"));
+    s.send("go depth 6");
+    s.until(|l| l.starts_with("bestmove"));
+}
+
+/// `ucinewgame`, then everything up to `readyok`.
+fn end_game(s: &mut Session) -> Vec<String> {
+    s.send("ucinewgame");
+    s.send("isready");
+    s.until(|l| l == "readyok")
+}
+
 #[test]
 fn uci_book_learning_infers_the_result_of_its_own_games() {
     let book = temp("uci-learn.bin");
@@ -456,9 +473,7 @@ fn uci_book_learning_infers_the_result_of_its_own_games() {
     let lines = s.until(|l| l.starts_with("bestmove"));
     assert_eq!(lines.last().unwrap(), "bestmove e2e4", "{lines:?}");
     s.send("position startpos moves e2e4 b8c6 g1e2 c6e5 g2g3 e5f3");
-    s.send("ucinewgame");
-    s.send("isready");
-    let lines = s.until(|l| l == "readyok");
+    let lines = end_game(&mut s);
     assert!(
         lines.contains(&"info string book learned from 0-1: 1 entries".to_string()),
         "{lines:?}"
@@ -467,18 +482,11 @@ fn uci_book_learning_infers_the_result_of_its_own_games() {
     assert_ne!(before, after_mate);
     // Game 2: White gives its queen away and its own searches say it is lost; the game
     // ends without a mate on the board (the GUI adjudicated, or White resigned).
-    s.send("position startpos moves e2e4 e7e5 d1h5 b8c6 h5f7 e8f7");
-    s.send("go depth 6");
-    s.until(|l| l.starts_with("bestmove"));
-    s.send("position startpos moves e2e4 e7e5 d1h5 b8c6 h5f7 e8f7 g1f3 d7d6");
-    s.send("go depth 6");
-    s.until(|l| l.starts_with("bestmove"));
-    s.send("position startpos moves e2e4 e7e5 d1h5 b8c6 h5f7 e8f7 g1f3 d7d6 f1c4 c8e6");
-    s.send("go depth 6");
-    s.until(|l| l.starts_with("bestmove"));
-    s.send("ucinewgame");
-    s.send("isready");
-    let lines = s.until(|l| l == "readyok");
+    let lost = "e2e4 e7e5 d1h5 b8c6 h5f7 e8f7";
+    search_after(&mut s, lost);
+    search_after(&mut s, &format!("{lost} g1f3 d7d6"));
+    search_after(&mut s, &format!("{lost} g1f3 d7d6 f1c4 c8e6"));
+    let lines = end_game(&mut s);
     // White's e4 and Black's e5 are both book moves of this game.
     assert!(
         lines.contains(&"info string book learned from 0-1: 2 entries".to_string()),
@@ -487,12 +495,8 @@ fn uci_book_learning_infers_the_result_of_its_own_games() {
     assert_ne!(after_mate, start_learn(&book, "e2e4"));
     // Game 3: a quiet position, no verdict: nothing is learned, and the engine says so.
     let unchanged = std::fs::read(&book).unwrap();
-    s.send("position startpos moves e2e4 e7e5");
-    s.send("go depth 6");
-    s.until(|l| l.starts_with("bestmove"));
-    s.send("ucinewgame");
-    s.send("isready");
-    let lines = s.until(|l| l == "readyok");
+    search_after(&mut s, "e2e4 e7e5");
+    let lines = end_game(&mut s);
     assert!(
         lines.iter().any(|l| l.contains("result is unknown")),
         "{lines:?}"

@@ -843,7 +843,12 @@ pub fn make_book(
 ) -> Result<MakeReport, MakeError> {
     let mut report = MakeReport::default();
     let temp_dir = opts.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
-    let run_path = |i: usize| temp_dir.join(format!("sable-book-{}-{i}.run", std::process::id()));
+    // Named by process and by build, so that builds running at once in one process (a
+    // library user's threads, the tests) never share a run file.
+    static BUILDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let build = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let run_path =
+        |i: usize| temp_dir.join(format!("sable-book-{}-{build}-{i}.run", std::process::id()));
     // The table starts small and doubles: sizing it from the input's length up front
     // (one move per 12 bytes) filled a table four times too big for repeated games, and
     // writing its empty places took the counting thread longer than growing does.
