@@ -127,8 +127,7 @@ impl Uci {
                 .wire
                 .info_string(&format!("book learned from {result}: {n} entries")),
             Ok(None) => {
-                let o = self.engine.options();
-                if played && o.book_learning && self.engine.book().is_some() && !o.chess960 {
+                if played && self.engine.learns_from_games() {
                     self.wire.info_string(
                         "book learning: the game's result is unknown (no end by the rules on \
                          the board, and the last searches were not decisive); nothing learned",

@@ -390,13 +390,19 @@ impl Engine {
     /// result) when `BookLearning` is on and a book is loaded; writes the book back.
     /// Returns the number of book entries changed.
     pub fn learn_from_game(&mut self, result: GameResult) -> Result<usize, EngineError> {
-        if !self.options.book_learning || self.options.chess960 {
+        if !self.learns_from_games() {
             return Ok(0);
         }
         let Some(book) = &mut self.book else {
             return Ok(0);
         };
         Ok(book.learn(&self.start, &self.moves, result)?)
+    }
+
+    /// Whether finished games teach the book: `BookLearning` on, a book loaded, and not
+    /// Chess960 (whose positions the book does not cover).
+    pub fn learns_from_games(&self) -> bool {
+        self.options.book_learning && self.book.is_some() && !self.options.chess960
     }
 
     /// The result of the game being played, as far as the engine can tell without being
@@ -412,21 +418,15 @@ impl Engine {
         let verdicts = self.verdicts.lock().unwrap_or_else(|e| e.into_inner());
         let &(side, last) = verdicts.last()?;
         if crate::score::is_decisive(last) {
-            return Some(if last > 0 {
-                win_for(side)
-            } else {
-                win_for(!side)
-            });
+            return Some(GameResult::win_for(if last > 0 { side } else { !side }));
         }
-        let recent = verdicts.iter().rev().take(LEARN_SEARCHES);
-        let white: Vec<i32> = recent
-            .map(|&(s, v)| if s == Color::White { v } else { -v })
-            .collect();
-        if white.len() < LEARN_SEARCHES {
+        let recent = &verdicts[verdicts.len().saturating_sub(LEARN_SEARCHES)..];
+        let for_white = |&(s, v): &(Color, i32)| if s == Color::White { v } else { -v };
+        if recent.len() < LEARN_SEARCHES {
             None
-        } else if white.iter().all(|&v| v >= LEARN_DECISIVE_CP) {
+        } else if recent.iter().all(|r| for_white(r) >= LEARN_DECISIVE_CP) {
             Some(GameResult::WhiteWins)
-        } else if white.iter().all(|&v| v <= -LEARN_DECISIVE_CP) {
+        } else if recent.iter().all(|r| for_white(r) <= -LEARN_DECISIVE_CP) {
             Some(GameResult::BlackWins)
         } else {
             None
@@ -437,7 +437,7 @@ impl Engine {
     /// a UCI game (`ucinewgame`, `quit`): `Ok(None)` when learning is off, no book is
     /// loaded or the result cannot be told; else the result and the entries changed.
     pub fn learn_from_own_game(&mut self) -> Result<Option<(GameResult, usize)>, EngineError> {
-        if !self.options.book_learning || self.book.is_none() || self.options.chess960 {
+        if !self.learns_from_games() {
             return Ok(None);
         }
         let Some(result) = self.inferred_result() else {
@@ -899,12 +899,5 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
         self.wait();
-    }
-}
-
-fn win_for(side: Color) -> GameResult {
-    match side {
-        Color::White => GameResult::WhiteWins,
-        Color::Black => GameResult::BlackWins,
     }
 }

@@ -168,9 +168,15 @@ const EMPTY: Slot = Slot {
 };
 
 impl Table {
+    /// Whether one more move needs a bigger table: it is kept at most half full, so
+    /// probe runs stay short.
+    fn full(&self) -> bool {
+        2 * (self.len + 1) > self.slots.len()
+    }
+
     /// Whether one more move would make the table grow past `budget` bytes.
     fn would_outgrow(&self, budget: usize) -> bool {
-        2 * (self.len + 1) > self.slots.len() && 2 * self.bytes() > budget
+        self.full() && 2 * self.bytes() > budget
     }
 
     /// Bytes allocated (the memory budget counts these).
@@ -216,8 +222,7 @@ impl Table {
     }
 
     fn add(&mut self, key: u64, white: bool, mv: u16, score: u32, event: u64) {
-        // At most half full, so probe runs stay short.
-        if 2 * (self.len + 1) > self.slots.len() {
+        if self.full() {
             self.grow();
         }
         let i = self.find(key, mv);
@@ -521,6 +526,8 @@ struct ChunkDone {
     games: Vec<Result<Counted, crate::pgn::PgnError>>,
     /// The chunk's text, handed back so that its buffer is used again.
     text: Vec<u8>,
+    /// Lines in the text (read errors after this chunk are numbered past them).
+    lines: usize,
 }
 
 /// [`count_games`] for one file on `opts.threads` workers; returns `done` plus the
@@ -563,7 +570,13 @@ fn count_parallel(
                         games.push(game);
                     }
                 }
-                let chunk = ChunkDone { moves, games, text };
+                let lines = memchr::memchr_iter(b'\n', &text).count();
+                let chunk = ChunkDone {
+                    moves,
+                    games,
+                    text,
+                    lines,
+                };
                 if done_tx.send((seq, chunk)).is_err() {
                     return;
                 }
@@ -575,7 +588,6 @@ fn count_parallel(
         let mut pending = std::collections::BTreeMap::new();
         let (mut sent, mut next, mut bytes) = (0usize, 0usize, done);
         let (mut games_before, mut lines_before) = (0usize, 0usize);
-        let mut chunk_lines: Vec<(usize, u64)> = Vec::new();
         let mut carry: Vec<u8> = Vec::new();
         let (mut spare_text, mut spare_moves): (Vec<Vec<u8>>, Vec<Vec<Counts>>) =
             Default::default();
@@ -596,11 +608,11 @@ fn count_parallel(
                 };
                 buf.truncate(have + n);
                 eof = n == 0;
-                let (cut, lines) = if eof {
-                    (buf.len(), buf.iter().filter(|&&b| b == b'\n').count())
+                let cut = if eof {
+                    buf.len()
                 } else {
                     match last_game_start(&buf) {
-                        Some((c, lines)) if c > 0 => (c, lines),
+                        Some(c) if c > 0 => c,
                         // No boundary yet (one huge game): read more before cutting.
                         _ => {
                             carry = buf;
@@ -616,7 +628,6 @@ fn count_parallel(
                     spare_text.push(buf);
                     continue;
                 }
-                chunk_lines.push((lines, buf.len() as u64));
                 if let Some(tx) = &work_tx {
                     let moves = spare_moves.pop().unwrap_or_default();
                     if tx.send((sent, buf, moves)).is_err() {
@@ -651,8 +662,6 @@ fn count_parallel(
             };
             if result.is_ok() {
                 sink(&chunk.moves);
-                spare_moves.push(chunk.moves);
-                spare_text.push(chunk.text);
                 let n_games = chunk.games.len();
                 for game in chunk.games {
                     if let Err(e) = tally(game, path, report, games_before, lines_before) {
@@ -661,10 +670,11 @@ fn count_parallel(
                     }
                 }
                 games_before += n_games;
-                let (lines, len) = chunk_lines[next];
-                lines_before += lines;
-                bytes += len;
+                lines_before += chunk.lines;
+                bytes += chunk.text.len() as u64;
                 progress(bytes);
+                spare_moves.push(chunk.moves);
+                spare_text.push(chunk.text);
             }
             next += 1;
         }
@@ -686,13 +696,13 @@ fn read_full(file: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
     Ok(n)
 }
 
-/// The offset of the last line of `text` that starts a game, and the number of lines
-/// before it: a line beginning with `[` after a blank line (or at the very start),
+/// The offset of the last line of `text` that starts a game: a line beginning with `[`
+/// after a blank line (or at the very start),
 /// outside `{...}` and `;` comments and `%` escape lines. Everything before it is whole
 /// games, so text can be cut there and the parts read on their own. It runs on the thread
 /// that also counts, ahead of the readers, so it jumps from one interesting byte to the
 /// next with `memchr` (a byte-by-byte loop took a tenth of a build's time).
-fn last_game_start(text: &[u8]) -> Option<(usize, usize)> {
+fn last_game_start(text: &[u8]) -> Option<usize> {
     use memchr::{memchr, memchr3, memrchr};
     let mut last = None;
     // The start of the line being scanned, and where scanning goes on.
@@ -731,7 +741,7 @@ fn last_game_start(text: &[u8]) -> Option<(usize, usize)> {
         line = end + 1;
         i = line;
     }
-    last.map(|at| (at, memchr::memchr_iter(b'\n', &text[..at]).count()))
+    last
 }
 
 /// A sorted run on disk: fixed records `key, first, n, sum, move, flags` (little-endian),
@@ -1048,23 +1058,19 @@ mod tests {
         let text = "[Event \"a\"]\n\n1. e4 {a comment\n\n[not a tag]} e5 1-0\n\n\
                     [Event \"b\"]\n\n1. d4 ; a { that never closes\nd5 0-1\r\n\r\n\
                     [Event \"c\"]\n\n1. c4 *\n";
-        // Where `s` starts, and the lines before it.
-        let at = |s: &str| {
-            let i = text.find(s).unwrap();
-            (i, text[..i].matches('\n').count())
-        };
+        let at = |s: &str| text.find(s).unwrap();
         assert_eq!(last_game_start(text.as_bytes()), Some(at("[Event \"c\"]")));
-        let before_c = &text[..at("[Event \"c\"]").0];
+        let before_c = &text[..at("[Event \"c\"]")];
         assert_eq!(
             last_game_start(before_c.as_bytes()),
             Some(at("[Event \"b\"]"))
         );
-        let inside_comment = &text[..at("e5 1-0").0];
-        assert_eq!(last_game_start(inside_comment.as_bytes()), Some((0, 0)));
+        let inside_comment = &text[..at("e5 1-0")];
+        assert_eq!(last_game_start(inside_comment.as_bytes()), Some(0));
         // Tags straight after movetext with no blank line are no safe cut.
         assert_eq!(
             last_game_start(b"[Event \"a\"]\n\n1. e4 *\n[Event \"b\"]\n"),
-            Some((0, 0))
+            Some(0)
         );
     }
 }

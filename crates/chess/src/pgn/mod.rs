@@ -49,6 +49,19 @@ impl GameResult {
             _ => return None,
         })
     }
+
+    /// A win for `side`.
+    ///
+    /// ```
+    /// use sable_chess::{pgn::GameResult, Color};
+    /// assert_eq!(GameResult::win_for(Color::Black), GameResult::BlackWins);
+    /// ```
+    pub fn win_for(side: crate::Color) -> GameResult {
+        match side {
+            crate::Color::White => GameResult::WhiteWins,
+            crate::Color::Black => GameResult::BlackWins,
+        }
+    }
 }
 
 impl fmt::Display for GameResult {
@@ -59,10 +72,6 @@ impl fmt::Display for GameResult {
 
 impl From<crate::Outcome> for GameResult {
     fn from(o: crate::Outcome) -> GameResult {
-        match o.winner() {
-            Some(crate::Color::White) => GameResult::WhiteWins,
-            Some(crate::Color::Black) => GameResult::BlackWins,
-            None => GameResult::Draw,
-        }
+        o.winner().map_or(GameResult::Draw, GameResult::win_for)
     }
 }
