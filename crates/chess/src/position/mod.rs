@@ -492,6 +492,32 @@ impl Position {
         }
     }
 
+    /// Whether our non-pawn piece of `role` on `from`, which attacks `to`, may go there:
+    /// [`Position::is_legal`] for a move already known to be a piece's reach (the SAN
+    /// reader finds its candidates that way), without looking up the piece and its
+    /// attacks again.
+    #[inline]
+    pub(crate) fn piece_move_is_legal(&self, role: Role, from: Square, to: Square) -> bool {
+        debug_assert!(self.pieces(self.turn, role).contains(from) && role != Role::Pawn);
+        let us = self.turn;
+        if self.us().contains(to) {
+            return false;
+        }
+        if role == Role::King {
+            return !self.is_attacked(to, !us, self.occupied() - from);
+        }
+        if self.checkers.more_than_one() {
+            return false;
+        }
+        let king = self.king(us);
+        if let Some(checker) = self.checkers.first() {
+            if !(between(king, checker) | checker).contains(to) {
+                return false;
+            }
+        }
+        !self.pinned.contains(from) || line(king, from).contains(to)
+    }
+
     /// Whether en passant from `from` to the ep square `to` leaves our king safe.
     pub(crate) fn ep_is_legal(&self, from: Square, to: Square) -> bool {
         let us = self.turn;
@@ -661,5 +687,62 @@ impl std::fmt::Display for Position {
         }
         writeln!(f, "  a b c d e f g h")?;
         write!(f, "{}", self.fen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::attacks::attacks;
+
+    /// `piece_move_is_legal` answers as `is_legal` for every piece's every attacked
+    /// square, in every position two plies from positions full of pins, checks, double
+    /// checks and castling (the perft suite's Kiwipete and positions 3 to 5).
+    #[test]
+    fn piece_move_is_legal_agrees_with_is_legal() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        ];
+        let mut compared = 0;
+        let mut check = |pos: &Position| {
+            let us = pos.turn();
+            for role in [
+                Role::Knight,
+                Role::Bishop,
+                Role::Rook,
+                Role::Queen,
+                Role::King,
+            ] {
+                for from in pos.pieces(us, role) {
+                    for to in attacks(role, us, from, pos.occupied()) {
+                        assert_eq!(
+                            pos.piece_move_is_legal(role, from, to),
+                            pos.is_legal(Move::normal(from, to)),
+                            "{} {from}{to}",
+                            pos.fen()
+                        );
+                        compared += 1;
+                    }
+                }
+            }
+        };
+        for fen in fens {
+            let root = Position::from_fen(fen, crate::CastlingMode::Standard).unwrap();
+            check(&root);
+            for m in root.legal_moves().iter() {
+                let mut one = root.clone();
+                one.make(*m);
+                check(&one);
+                for m2 in one.legal_moves().iter() {
+                    let mut two = one.clone();
+                    two.make(*m2);
+                    check(&two);
+                }
+            }
+        }
+        assert!(compared > 100_000, "{compared}");
     }
 }

@@ -136,7 +136,7 @@ impl Position {
         let reach = piece_attacks(role, to, self.occupied()) & self.pieces(us, role);
         let mut legal = SquareSet::EMPTY;
         for from in reach {
-            if self.is_legal(Move::normal(from, to)) {
+            if self.piece_move_is_legal(role, from, to) {
                 legal |= from;
             }
         }
