@@ -5,11 +5,10 @@
 //! The tools are subcommands; each lives in its own module under `cmd/`.
 
 mod analyse;
-mod arena;
 mod cmd;
 mod console;
+mod notation;
 mod options;
-mod rng;
 mod strength;
 mod syzygy;
 mod uci;

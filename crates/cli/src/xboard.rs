@@ -6,14 +6,12 @@
 //! until the move is out (the protocol requires the `pong` to follow the move); `?` and
 //! `quit` act at once. Bad input gets `Error (...)` or `Illegal move` and changes nothing.
 
+use crate::notation::{looks_like_move, outcome_text, parse_any_move, parse_level, parse_seconds};
 use crate::uci::Wire;
 use sable_chess::pgn::GameResult;
 use sable_chess::{Color, Move, Position};
 use sable_engine::book::{BOOK_DEPTH, BOOK_MIN_WEIGHT};
-use sable_engine::session::{
-    looks_like_move, outcome_text, parse_any_move, parse_level, parse_seconds, Mode, SearchId,
-    Session, TimeControl,
-};
+use sable_engine::session::{Mode, SearchId, Session, TimeControl};
 use sable_engine::{BookMode, EngineOptions, HASH_MB, MOVE_OVERHEAD_MS, THREADS};
 use sable_engine::{Bound, ScoreReport, SearchEvent, SearchInfo, SearchLimits, SearchResult};
 use std::collections::VecDeque;

@@ -257,7 +257,7 @@ fn uci_engines_and_their_failures() {
     )
     .unwrap();
     let pgn = pgn.to_str().unwrap();
-    let fake = env!("CARGO_BIN_EXE_sable-fake-engine");
+    let fake = support::fake_engine();
     let engine = format!("{fake} --score 30");
     let (ok, out) = sable(&["analyse", pgn, "--engine", &engine, "--movetime", "5"]);
     assert!(ok, "{out}");

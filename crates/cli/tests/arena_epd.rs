@@ -7,7 +7,11 @@ use std::path::Path;
 use std::process::Command;
 
 const SABLE: &str = env!("CARGO_BIN_EXE_sable");
-const FAKE: &str = env!("CARGO_BIN_EXE_sable-fake-engine");
+mod support;
+
+fn fake() -> &'static str {
+    support::fake_engine()
+}
 
 fn suite(tag: &str, text: &str) -> std::path::PathBuf {
     let p = std::env::temp_dir().join(format!("sable-epd-{}-{tag}.epd", std::process::id()));
@@ -41,7 +45,7 @@ fn solved_missed_and_points() {
     let file = suite("basic", &text);
     let (ok, out, err) = epd(
         &file,
-        &["--engine", FAKE, "--depth", "1", "--concurrency", "2"],
+        &["--engine", fake(), "--depth", "1", "--concurrency", "2"],
     );
     let _ = std::fs::remove_file(&file);
     assert!(ok, "{err}");
@@ -57,7 +61,7 @@ fn solved_missed_and_points() {
 #[test]
 fn errors_name_the_line() {
     let file = suite("bad", &format!("{ONLY} bm Kxb2;\n{ONLY} bm Qh5;\n"));
-    let (ok, _, err) = epd(&file, &["--engine", FAKE]);
+    let (ok, _, err) = epd(&file, &["--engine", fake()]);
     assert!(!ok);
     assert!(err.contains(":2: bm Qh5"), "{err}");
     let _ = std::fs::remove_file(&file);
@@ -71,7 +75,7 @@ fn errors_name_the_line() {
 #[test]
 fn a_crashing_engine_is_reported() {
     let file = suite("crash", &format!("{ONLY} bm Kxb2;\n"));
-    let (ok, _, err) = epd(&file, &["--engine", &format!("{FAKE} --crash-at 1")]);
+    let (ok, _, err) = epd(&file, &["--engine", &format!("{} --crash-at 1", fake())]);
     let _ = std::fs::remove_file(&file);
     assert!(!ok);
     assert!(err.contains("disconnected"), "{err}");

@@ -5,7 +5,11 @@
 use std::process::Command;
 
 const SABLE: &str = env!("CARGO_BIN_EXE_sable");
-const FAKE: &str = env!("CARGO_BIN_EXE_sable-fake-engine");
+mod support;
+
+fn fake() -> &'static str {
+    support::fake_engine()
+}
 
 fn tally(line: &str) -> u64 {
     // "side A +W =D -L, score ..."
@@ -28,7 +32,7 @@ fn both_runs_are_played_and_reported() {
             "imbalance",
             "QR:RBNN",
             "--engine",
-            &format!("{FAKE} --random 9"),
+            &format!("{} --random 9", fake()),
         ])
         .args([
             "--depth",
@@ -68,7 +72,7 @@ fn both_runs_are_played_and_reported() {
 #[test]
 fn bad_imbalances_are_rejected() {
     let out = Command::new(SABLE)
-        .args(["imbalance", "QQ:RR", "--engine", FAKE, "--depth", "1"])
+        .args(["imbalance", "QQ:RR", "--engine", fake(), "--depth", "1"])
         .output()
         .unwrap();
     assert!(!out.status.success());

@@ -7,7 +7,11 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 const SABLE: &str = env!("CARGO_BIN_EXE_sable");
-const FAKE: &str = env!("CARGO_BIN_EXE_sable-fake-engine");
+mod support;
+
+fn fake() -> &'static str {
+    support::fake_engine()
+}
 
 struct Run {
     ok: bool,
@@ -28,7 +32,7 @@ fn run(tag: &str, a_flags: &str, b_flags: &str, options: &str) -> Run {
     let mut args: Vec<String> = Vec::new();
     for (name, flags) in [("A", a_flags), ("B", b_flags)] {
         args.push("-engine".into());
-        args.push(format!("cmd={FAKE}"));
+        args.push(format!("cmd={}", fake()));
         args.push(format!("name={name}"));
         for f in flags.split_whitespace() {
             args.push(format!("arg={f}"));
@@ -254,14 +258,14 @@ fn ctrl_c_saves_the_games_and_prints_the_summary() {
         .args([
             "match",
             "-engine",
-            &format!("cmd={FAKE}"),
+            &format!("cmd={}", fake()),
             "name=A",
             "arg=--delay-ms",
             "arg=5",
         ])
         .args([
             "-engine",
-            &format!("cmd={FAKE}"),
+            &format!("cmd={}", fake()),
             "name=B",
             "arg=--random",
             "arg=3",
@@ -318,17 +322,17 @@ fn ctrl_c_saves_the_games_and_prints_the_summary() {
 #[test]
 fn gauntlet_plays_the_first_engine_against_each_other_and_ranks_them() {
     let out = Command::new(SABLE)
-        .args(["match", "-engine", &format!("cmd={FAKE}"), "name=Hero"])
+        .args(["match", "-engine", &format!("cmd={}", fake()), "name=Hero"])
         .args([
             "-engine",
-            &format!("cmd={FAKE}"),
+            &format!("cmd={}", fake()),
             "name=R1",
             "arg=--random",
             "arg=1",
         ])
         .args([
             "-engine",
-            &format!("cmd={FAKE}"),
+            &format!("cmd={}", fake()),
             "name=Bad",
             "arg=--illegal-at",
             "arg=3",

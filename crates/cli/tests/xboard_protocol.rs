@@ -6,9 +6,8 @@
 #[path = "xboard_protocol/harness.rs"]
 mod harness;
 
-use harness::{fen, is_thinking, Engine};
+use harness::{fen, is_thinking, parse_any_move, Engine};
 use sable_chess::Position;
-use sable_engine::session::parse_any_move;
 use std::time::{Duration, Instant};
 
 #[test]

@@ -21,60 +21,11 @@ use sable_chess::{BookError, Move, PolyglotBook, Position};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// How the book move is chosen.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum BookMode {
-    /// The heaviest move (the first on ties).
-    Best,
-    /// A move at random, in proportion to the weights.
-    #[default]
-    Weighted,
-}
-
-impl BookMode {
-    pub const NAMES: [&'static str; 2] = ["best", "weighted"];
-
-    pub fn parse(text: &str) -> Option<BookMode> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "best" => Some(BookMode::Best),
-            "weighted" => Some(BookMode::Weighted),
-            _ => None,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            BookMode::Best => "best",
-            BookMode::Weighted => "weighted",
-        }
-    }
-}
+pub use sable_chess::book::choose::{BookChoice, BookMode};
 
 /// Option ranges: `BookDepth` in plies, `BookMinWeight`.
 pub const BOOK_DEPTH: (u32, u32, u32) = (0, 40, 1024);
 pub const BOOK_MIN_WEIGHT: (u16, u16, u16) = (0, 1, 65535);
-
-/// A book move with its weight and share of the weights of the usable moves.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BookChoice {
-    pub mv: Move,
-    pub weight: u16,
-    pub learn: u32,
-    /// Percent of the total weight of the position's usable moves.
-    pub percent: f64,
-}
-
-impl BookChoice {
-    /// `book move e2e4 (weight 123, 41%)`.
-    pub fn note(&self) -> String {
-        format!(
-            "book move {} (weight {}, {:.0}%)",
-            self.mv.to_uci(false),
-            self.weight,
-            self.percent
-        )
-    }
-}
 
 /// A loaded book and where it came from.
 #[derive(Clone, Debug)]
@@ -92,63 +43,15 @@ impl OpeningBook {
     }
 
     /// The legal moves of `pos` in the book with weight at least `min_weight` (and above
-    /// 0), in file order, with their shares.
+    /// 0), in file order, with their shares ([`PolyglotBook::choices`]).
     pub fn choices(&self, pos: &Position, min_weight: u16) -> Vec<BookChoice> {
-        if pos.is_chess960() {
-            return Vec::new();
-        }
-        let usable: Vec<_> = self
-            .book
-            .legal_entries(pos)
-            .into_iter()
-            .filter(|(_, e)| e.weight > 0 && e.weight >= min_weight)
-            .collect();
-        let total: u64 = usable.iter().map(|(_, e)| e.weight as u64).sum();
-        usable
-            .into_iter()
-            .map(|(mv, e)| BookChoice {
-                mv,
-                weight: e.weight,
-                learn: e.learn,
-                percent: 100.0 * e.weight as f64 / total.max(1) as f64,
-            })
-            .collect()
+        self.book.choices(pos, min_weight)
     }
 
     /// Picks a move among `choices` (see [`BookMode`]), with the engine's own random
     /// draw for `Weighted`.
     pub fn pick(choices: &[BookChoice], mode: BookMode) -> Option<BookChoice> {
-        Self::pick_with(choices, mode, random())
-    }
-
-    /// [`OpeningBook::pick`] with the random number given: a tool that must repeat its
-    /// choices for a seed (the match runner's `-srand`) draws it from its own stream.
-    pub fn pick_with(choices: &[BookChoice], mode: BookMode, draw: u64) -> Option<BookChoice> {
-        match mode {
-            BookMode::Best => {
-                let mut best: Option<BookChoice> = None;
-                for c in choices {
-                    if best.is_none_or(|b| c.weight > b.weight) {
-                        best = Some(*c);
-                    }
-                }
-                best
-            }
-            BookMode::Weighted => {
-                let total: u64 = choices.iter().map(|c| c.weight as u64).sum();
-                if total == 0 {
-                    return None;
-                }
-                let mut r = draw % total;
-                for c in choices {
-                    if r < c.weight as u64 {
-                        return Some(*c);
-                    }
-                    r -= c.weight as u64;
-                }
-                None
-            }
-        }
+        BookChoice::pick(choices, mode, random())
     }
 
     /// Learns from one finished game and writes the book back (atomically); returns the

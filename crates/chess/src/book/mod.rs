@@ -4,8 +4,10 @@
 //!   name what is wrong with a bad file, and writing one atomically ([`write_book`]);
 //! * [`make`]: building a book from games with the exact weights of Polyglot's
 //!   `make-book`, in bounded memory (sorted runs spilled to disk and merged);
-//! * [`edit`]: merging two books and learning from played games.
+//! * [`edit`]: merging two books and learning from played games;
+//! * [`choose`]: a position's usable book moves and a pick among them.
 
+pub mod choose;
 pub mod edit;
 pub mod make;
 

@@ -17,9 +17,9 @@
 //! games of a run is reproducible whatever the thread count.
 
 use super::{CliError, CliResult};
-use crate::arena::openings::{Book, BookSpec, Format, Order};
-use crate::rng::splitmix;
 use indicatif::{ProgressBar, ProgressStyle};
+use sable_arena::openings::{Book, BookSpec, Format, Order};
+use sable_arena::rng::splitmix;
 use sable_chess::record::{
     GameRecord, GameResult, Ply, RecordReader, RecordWriter, Score, Termination,
 };

@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{read_file, CliError, CliResult};
-use crate::arena::engine::{Engine, EngineConfig, ThinkRequest};
-use crate::arena::notation::san;
-use crate::arena::referee::DEFAULT_STALL;
-use crate::arena::suite::{read_entry, SuiteEntry};
-use crate::arena::tc::Limits;
+use sable_arena::engine::{Engine, EngineConfig, ThinkRequest};
+use sable_arena::notation::san;
+use sable_arena::referee::DEFAULT_STALL;
+use sable_arena::suite::{read_entry, SuiteEntry};
+use sable_arena::tc::Limits;
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -8,15 +8,15 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::{CliError, CliResult};
-use crate::arena::adjudication::{DrawRule, ResignRule, Rules};
-use crate::arena::engine::EngineConfig;
-use crate::arena::game::GameRecord;
-use crate::arena::imbalance::{position, Imbalance};
-use crate::arena::options::{Kind, MatchOptions};
-use crate::arena::referee::DEFAULT_STALL;
-use crate::arena::stats::{elo, Wdl, Z95};
-use crate::arena::tc::{ClockSpec, Limits};
-use crate::arena::tournament::{self, OpeningSource};
+use sable_arena::adjudication::{DrawRule, ResignRule, Rules};
+use sable_arena::engine::EngineConfig;
+use sable_arena::game::GameRecord;
+use sable_arena::imbalance::{position, Imbalance};
+use sable_arena::options::{Kind, MatchOptions};
+use sable_arena::referee::DEFAULT_STALL;
+use sable_arena::stats::{elo, Wdl, Z95};
+use sable_arena::tc::{ClockSpec, Limits};
+use sable_arena::tournament::{self, OpeningSource};
 use sable_chess::Color;
 
 #[derive(clap::Args)]

@@ -5,9 +5,9 @@
 use std::sync::atomic::Ordering;
 
 use super::{CliError, CliResult};
-use crate::arena::openings::Book;
-use crate::arena::options;
-use crate::arena::tournament::{self, OpeningSource};
+use sable_arena::openings::Book;
+use sable_arena::options;
+use sable_arena::tournament::{self, OpeningSource};
 
 #[derive(clap::Args)]
 #[command(
@@ -69,7 +69,7 @@ pub fn run(args: Args) -> CliResult {
         Ok((s, _)) => s,
         Err(e) => return Err(CliError::msg(e)),
     };
-    if cancel.load(Ordering::SeqCst) && standings.decision == crate::arena::sprt::Decision::Continue
+    if cancel.load(Ordering::SeqCst) && standings.decision == sable_arena::sprt::Decision::Continue
     {
         println!("Interrupted after {} games.", standings.games);
     }

@@ -69,13 +69,13 @@ pub struct EngineCommand {
     pub args: Vec<String>,
     /// `NAME=VALUE` options to set after the handshake.
     pub options: Vec<(String, String)>,
-    pub protocol: crate::arena::engine::Protocol,
+    pub protocol: sable_arena::engine::Protocol,
 }
 
 impl EngineArgs {
     /// Splits `--engine "PROGRAM ARGS..."`, the `--option NAME=VALUE` flags and `--proto`.
     pub fn command(&self) -> Result<EngineCommand, CliError> {
-        use crate::arena::engine::Protocol;
+        use sable_arena::engine::Protocol;
         let mut words = self.engine.split_whitespace().map(str::to_string);
         let program = words
             .next()

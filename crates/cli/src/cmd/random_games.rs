@@ -9,7 +9,7 @@
 //! threefold repetition.
 
 use super::{CliError, CliResult};
-use crate::rng::splitmix;
+use sable_arena::rng::splitmix;
 use sable_chess::{DrawReason, KeyHistory, Outcome, Position};
 use std::time::Instant;
 

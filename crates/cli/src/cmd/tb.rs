@@ -3,7 +3,7 @@
 //! `speed` measures probes per second on random positions of the tables present.
 
 use super::{CliError, CliResult};
-use crate::rng::splitmix;
+use sable_arena::rng::splitmix;
 use sable_chess::{CastlingMode, Color, Piece, Position, Role, Setup};
 use sable_engine::tablebase::{TableIo, Tablebases, Wdl};
 use std::time::Instant;

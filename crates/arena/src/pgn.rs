@@ -101,8 +101,8 @@ pub fn write_game(g: &GameRecord, meta: &PgnMeta) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::game::{GameResult, MoveRecord, Termination};
-    use crate::arena::notation::san;
+    use crate::game::{GameResult, MoveRecord, Termination};
+    use crate::notation::san;
 
     fn record(start: &str, ucis: &[&str]) -> GameRecord {
         let mut pos = Position::from_fen(start, CastlingMode::Standard).unwrap();

@@ -50,7 +50,7 @@ pub struct EngineConfig {
 /// `2 * depth` plies (cutechess-cli counts `bookdepth` in full moves).
 #[derive(Clone, Debug)]
 pub struct RunnerBook {
-    pub book: std::sync::Arc<sable_engine::book::OpeningBook>,
+    pub book: std::sync::Arc<sable_chess::PolyglotBook>,
     pub depth: u32,
 }
 
@@ -69,8 +69,8 @@ impl RunnerBook {
             return None;
         }
         let choices = self.book.choices(pos, 1);
-        sable_engine::book::OpeningBook::pick_with(&choices, sable_engine::BookMode::Weighted, draw)
-            .map(|c| c.mv)
+        use sable_chess::book::choose::{BookChoice, BookMode};
+        BookChoice::pick(&choices, BookMode::Weighted, draw).map(|c| c.mv)
     }
 }
 

@@ -247,6 +247,11 @@ impl Book {
         self.entries.len()
     }
 
+    /// Never true for a book that opened: an empty file is refused.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
     /// The `k`-th opening to play (wrapping round the book), and its entry index.
     pub fn opening(&self, k: usize) -> Result<(usize, Opening), OpeningError> {
         let index = self.order[k % self.order.len()];

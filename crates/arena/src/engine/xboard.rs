@@ -97,7 +97,7 @@ fn read_move(text: &str, pos: &Position) -> String {
         }
     }
     if pos.parse_uci(t).is_err() {
-        if let Ok(m) = crate::arena::notation::parse_san(pos, t) {
+        if let Ok(m) = crate::notation::parse_san(pos, t) {
             return m.to_uci(pos.is_chess960()).to_string();
         }
     }

@@ -3,6 +3,10 @@
 //! read on their own threads; a referee keeps the clocks, checks moves and adjudicates;
 //! a tournament runs games concurrently, writes PGN and keeps the statistics (Elo with
 //! error bars, LOS, pentanomial pairs, normalized-Elo SPRT).
+//!
+//! `sable_arena` never uses Sable's engine: it drives any engine, Sable included, as a
+//! process. `sable match`, `sable epd` and `sable imbalance` (crates/cli) are thin
+//! front ends over it; `sable analyse` uses its engine driver.
 
 pub mod adjudication;
 pub mod engine;
@@ -13,6 +17,7 @@ pub mod openings;
 pub mod options;
 pub mod pgn;
 pub mod referee;
+pub mod rng;
 pub mod sprt;
 pub mod standings;
 pub mod stats;
