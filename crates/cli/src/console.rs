@@ -624,10 +624,10 @@ impl Console {
 
     fn tablebase(&mut self, arg: &str) {
         if !arg.is_empty() {
-            match crate::syzygy::set_option(&mut self.session.engine, "syzygypath", arg) {
-                Some(Ok(lines)) => lines.iter().for_each(|l| self.say(l)),
-                Some(Err(e)) => return self.err(e),
-                None => {}
+            let syzygy_path = crate::options::find("SyzygyPath").expect("an engine option");
+            match syzygy_path.set(&mut self.session.engine, arg) {
+                Ok(lines) => lines.iter().for_each(|l| self.say(l)),
+                Err(e) => return self.err(e),
             }
         }
         let engine = &self.session.engine;
@@ -701,51 +701,48 @@ impl Console {
             return self.say(&text);
         };
         let value = value.join(" ");
-        if let Some(result) = crate::strength::set_option(&mut self.session.engine, name, &value) {
-            match result {
-                Ok(()) => {
-                    self.say(&format!("{name} set to {value}"));
+        // The console's own settings, and short names for the strength options.
+        let name = match crate::options::option_key(name).as_str() {
+            "ascii" => {
+                match crate::options::check("ascii", &value) {
+                    Ok(on) => {
+                        self.ascii = on;
+                        self.say(&format!("ascii set to {value}"));
+                    }
+                    Err(e) => self.err(format!("set: {e}")),
+                }
+                return;
+            }
+            "chess960" => {
+                let result = crate::options::check("chess960", &value).and_then(|on| {
+                    self.session
+                        .engine
+                        .set_chess960(on)
+                        .map_err(|e| e.to_string())
+                });
+                match result {
+                    Ok(()) => self.say(&format!("chess960 set to {value}")),
+                    Err(e) => self.err(format!("set: {e}")),
+                }
+                return;
+            }
+            "limitstrength" => "UCI_LimitStrength",
+            "elo" => "UCI_Elo",
+            "skill" => "Skill Level",
+            "seed" => "Skill Seed",
+            _ => name,
+        };
+        let Some(option) = crate::options::find(name) else {
+            return self.err(format!("set: no option named '{name}'"));
+        };
+        match option.set(&mut self.session.engine, &value) {
+            Ok(notes) => {
+                self.say(&format!("{} set to {value}", option.name));
+                notes.iter().for_each(|l| self.say(l));
+                if option.name.starts_with("UCI_") || option.name.starts_with("Skill") {
                     self.say(&crate::strength::status(&self.session.engine));
                 }
-                Err(e) => self.err(format!("set: {e}")),
             }
-            return;
-        }
-        if let Some(result) = crate::syzygy::set_option(&mut self.session.engine, name, &value) {
-            match result {
-                Ok(lines) => lines.iter().for_each(|l| self.say(l)),
-                Err(e) => self.say(&format!("error: {e}")),
-            }
-            return;
-        }
-        let number = value.parse::<i64>();
-        let flag = match value.as_str() {
-            "on" | "true" | "1" => Some(true),
-            "off" | "false" | "0" => Some(false),
-            _ => None,
-        };
-        let e = &mut self.session.engine;
-        let result = match (name.to_ascii_lowercase().as_str(), number, flag) {
-            ("hash", Ok(n), _) => e.set_hash_mb(n).map_err(|e| e.to_string()),
-            ("threads", Ok(n), _) => e.set_threads(n).map_err(|e| e.to_string()),
-            ("multipv", Ok(n), _) => e.set_multipv(n).map_err(|e| e.to_string()),
-            ("chess960", _, Some(on)) => e.set_chess960(on).map_err(|e| e.to_string()),
-            ("usennue", _, Some(on)) => e.set_use_nnue(on).map_err(|e| e.to_string()),
-            ("evalfile", _, _) => e.set_eval_file(&value).map_err(|e| e.to_string()),
-            ("ascii", _, Some(on)) => {
-                self.ascii = on;
-                Ok(())
-            }
-            ("hash" | "threads" | "multipv", _, _) => {
-                Err(format!("{name} needs a whole number, got '{value}'"))
-            }
-            ("chess960" | "ascii" | "usennue", _, _) => {
-                Err(format!("{name} needs on or off, got '{value}'"))
-            }
-            _ => Err(format!("no option named '{name}'")),
-        };
-        match result {
-            Ok(()) => self.say(&format!("{name} set to {value}")),
             Err(e) => self.err(format!("set: {e}")),
         }
     }

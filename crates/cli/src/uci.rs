@@ -217,26 +217,9 @@ impl Uci {
             Ok(nv) => nv,
             Err(e) => return self.wire.info_string(&format!("setoption: {e}")),
         };
-        let text = value.as_deref().unwrap_or("");
-        if let Some(result) = crate::syzygy::set_option(&mut self.engine, &name, text) {
-            match result {
-                Ok(lines) => lines.iter().for_each(|l| self.wire.info_string(l)),
-                Err(e) => self.wire.info_string(&format!("error: {e}")),
-            }
-            return;
-        }
-        if let Some(result) = crate::strength::set_option(&mut self.engine, &name, text) {
-            if let Err(e) = result {
-                self.wire.info_string(&format!("setoption: {e}"));
-            }
-            return;
-        }
-        if let Err(e) = format::apply_option(&mut self.engine, &name, value.as_deref()) {
-            if e.starts_with("error:") {
-                self.wire.info_string(&e);
-            } else {
-                self.wire.info_string(&format!("setoption: {e}"));
-            }
+        match format::apply_option(&mut self.engine, &name, value.as_deref()) {
+            Ok(lines) => lines.iter().for_each(|l| self.wire.info_string(l)),
+            Err(e) => self.wire.info_string(&format!("error: {e}")),
         }
     }
 }

@@ -10,10 +10,9 @@ use crate::notation::{looks_like_move, outcome_text, parse_any_move, parse_level
 use crate::uci::Wire;
 use sable_chess::pgn::GameResult;
 use sable_chess::{Color, Move, Position};
-use sable_engine::book::{BOOK_DEPTH, BOOK_MIN_WEIGHT};
 use sable_engine::session::{Mode, SearchId, Session, TimeControl};
-use sable_engine::{BookMode, EngineOptions, HASH_MB, MOVE_OVERHEAD_MS, THREADS};
 use sable_engine::{Bound, ScoreReport, SearchEvent, SearchInfo, SearchLimits, SearchResult};
+use sable_engine::{HASH_MB, THREADS};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::io::BufRead;
@@ -124,33 +123,16 @@ fn feature_lines() -> Vec<String> {
             "feature ping=1 setboard=1 playother=1 usermove=1 san=0 time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 nps=1 debug=1 name=0 variants=\"normal,fischerandom\" myname=\"Sable {}\"",
             env!("CARGO_PKG_VERSION")
         ),
-        format!(
-            "feature option=\"MoveOverhead -spin {} {} {}\"",
-            MOVE_OVERHEAD_MS.1, MOVE_OVERHEAD_MS.0, MOVE_OVERHEAD_MS.2
-        ),
         "feature option=\"ResignScore -spin 1000 0 100000\"".to_string(),
         "feature option=\"ResignMoves -spin 3 1 100\"".to_string(),
         "feature option=\"DrawScore -spin -200 -100000 100000\"".to_string(),
-        "feature option=\"ClearHash -button\"".to_string(),
-        "feature option=\"OwnBook -check 0\"".to_string(),
-        "feature option=\"BookFile -file \"".to_string(),
-        format!(
-            "feature option=\"BookDepth -spin {} {} {}\"",
-            BOOK_DEPTH.1, BOOK_DEPTH.0, BOOK_DEPTH.2
-        ),
-        "feature option=\"BookMode -combo best /// *weighted\"".to_string(),
-        format!(
-            "feature option=\"BookMinWeight -spin {} {} {}\"",
-            BOOK_MIN_WEIGHT.1, BOOK_MIN_WEIGHT.0, BOOK_MIN_WEIGHT.2
-        ),
-        "feature option=\"BookLearning -check 0\"".to_string(),
-        format!(
-            "feature option=\"UseNNUE -check {}\"",
-            EngineOptions::default().use_nnue as u8
-        ),
-        "feature option=\"EvalFile -file \"".to_string(),
     ];
-    lines.extend(crate::options::announced().map(|(n, k)| crate::options::xboard_line(n, k)));
+    lines.extend(
+        crate::options::ENGINE_OPTIONS
+            .iter()
+            .filter(|o| o.xboard)
+            .map(|o| o.xboard_line()),
+    );
     lines.push("feature egt=\"syzygy\"".to_string());
     lines.push("feature done=1".to_string());
     lines
@@ -653,54 +635,16 @@ impl Xboard {
     }
 
     /// The book options (their values are not all numbers); `false` if `key` is none.
-    fn book_option(&mut self, key: &str, value: Option<&str>, line: &str) -> bool {
-        let flag = |v: Option<&str>| match v {
-            Some("1") | Some("true") => Some(true),
-            Some("0") | Some("false") => Some(false),
-            _ => None,
-        };
-        if key == "bookfile" {
-            self.session.abandon_search();
-        }
-        let engine = &mut self.session.engine;
-        let outcome: Result<(), String> = match key {
-            "ownbook" => flag(value)
-                .map(|on| engine.set_own_book(on))
-                .ok_or_else(|| "bad option value".to_string()),
-            "booklearning" => flag(value)
-                .map(|on| engine.set_book_learning(on))
-                .ok_or_else(|| "bad option value".to_string()),
-            "bookfile" => engine
-                .set_book_file(value.unwrap_or(""))
-                .map_err(|e| format!("{e}; playing without a book")),
-            "bookmode" => BookMode::parse(value.unwrap_or(""))
-                .map(|m| engine.set_book_mode(m))
-                .ok_or_else(|| "bad option value".to_string()),
-            "bookdepth" | "bookminweight" => match value.and_then(|v| v.parse::<i64>().ok()) {
-                Some(n) if key == "bookdepth" => {
-                    engine.set_book_depth(n).map_err(|e| e.to_string())
-                }
-                Some(n) => engine.set_book_min_weight(n).map_err(|e| e.to_string()),
-                None => Err("bad option value".to_string()),
-            },
-            _ => return false,
-        };
-        if let Err(e) = outcome {
-            self.error(&e, line);
-        }
-        true
-    }
-
     /// `egtpath syzygy DIR`: the Syzygy tables (other kinds are not ours).
     fn egtpath(&mut self, args: &[&str], line: &str) {
         match args.split_first() {
             Some((&"syzygy", dirs)) => {
                 self.session.abandon_search();
                 let path = dirs.join(" ");
-                match crate::syzygy::set_option(&mut self.session.engine, "syzygypath", &path) {
-                    Some(Ok(lines)) => lines.iter().for_each(|l| self.wire.send(&format!("# {l}"))),
-                    Some(Err(e)) => self.error(&e, line),
-                    None => {}
+                let syzygy_path = crate::options::find("SyzygyPath").expect("an engine option");
+                match syzygy_path.set(&mut self.session.engine, &path) {
+                    Ok(lines) => lines.iter().for_each(|l| self.wire.send(&format!("# {l}"))),
+                    Err(e) => self.error(&e, line),
                 }
             }
             Some(_) => {}
@@ -708,72 +652,41 @@ impl Xboard {
         }
     }
 
+    /// `option NAME=VALUE` (or `option NAME` for a button): xboard's own resignation and
+    /// draw scores, else one of the engine's options ([`crate::options`]).
     fn option(&mut self, rest: &str, line: &str) {
         let (name, value) = match rest.split_once('=') {
-            Some((n, v)) => (n.trim(), Some(v.trim())),
-            None => (rest.trim(), None),
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => (rest.trim(), ""),
         };
-        let number = |v: Option<&str>| v.and_then(|v| v.parse::<i64>().ok());
-        // Names carry no spaces (some clients cannot read them); spaced forms are accepted.
-        let key = crate::options::option_key(name);
-        if self.book_option(&key, value, line) {
-            return;
-        }
-        if let Some(result) =
-            crate::strength::set_option(&mut self.session.engine, &key, value.unwrap_or(""))
-        {
-            if let Err(e) = result {
-                self.error(&e, line);
-            }
-            return;
-        }
-        if key.starts_with("syzygy") {
-            self.session.abandon_search();
-            match crate::syzygy::set_option(&mut self.session.engine, &key, value.unwrap_or("")) {
-                Some(Ok(lines)) => lines.iter().for_each(|l| self.wire.send(&format!("# {l}"))),
-                Some(Err(e)) => self.error(&e, line),
-                None => self.error("unknown option", line),
-            }
-            return;
-        }
-        match (key.as_str(), number(value)) {
-            ("moveoverhead", Some(ms)) => {
-                self.session.abandon_search();
-                if let Err(e) = self.session.engine.set_move_overhead(ms) {
-                    self.error(&e.to_string(), line);
-                }
-            }
+        let number = value.parse::<i64>().ok();
+        let judgement = &mut self.judgement;
+        match (crate::options::option_key(name).as_str(), number) {
             ("resignscore", Some(cp)) if (0..=100_000).contains(&cp) => {
-                self.judgement.resign_cp = cp as i32
+                judgement.resign_cp = cp as i32
             }
-            ("resignmoves", Some(n)) if (1..=100).contains(&n) => {
-                self.judgement.resign_moves = n as u32
-            }
+            ("resignmoves", Some(n)) if (1..=100).contains(&n) => judgement.resign_moves = n as u32,
             ("drawscore", Some(cp)) if (-100_000..=100_000).contains(&cp) => {
-                self.judgement.draw_cp = cp as i32
+                judgement.draw_cp = cp as i32
             }
-            ("clearhash", None) => {
-                self.session.abandon_search();
-                if let Err(e) = self.session.engine.clear_hash() {
-                    self.error(&e.to_string(), line);
-                }
-            }
-            ("usennue", Some(on @ 0..=1)) => {
-                self.session.abandon_search();
-                if let Err(e) = self.session.engine.set_use_nnue(on == 1) {
-                    self.error(&e.to_string(), line);
-                }
-            }
-            ("evalfile", _) => {
-                self.session.abandon_search();
-                if let Err(e) = self.session.engine.set_eval_file(value.unwrap_or("")) {
-                    self.error(&e.to_string(), line);
-                }
-            }
-            ("moveoverhead" | "resignscore" | "resignmoves" | "drawscore" | "usennue", _) => {
+            ("resignscore" | "resignmoves" | "drawscore", _) => {
                 self.error("bad option value", line)
             }
-            _ => self.error("unknown option", line),
+            _ => match crate::options::find(name) {
+                Some(_) if self.session.mode() == Mode::Thinking => {
+                    // The engine owes a move: the option waits for it, as `cores` does.
+                    self.deferred.push_back(line.to_string());
+                }
+                Some(option) => {
+                    // A search (ponder, analysis) must not see the engine change under it.
+                    self.session.abandon_search();
+                    match option.set(&mut self.session.engine, value) {
+                        Ok(notes) => notes.iter().for_each(|l| self.wire.send(&format!("# {l}"))),
+                        Err(e) => self.error(&e, line),
+                    }
+                }
+                None => self.error("unknown option", line),
+            },
         }
     }
 

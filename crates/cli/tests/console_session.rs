@@ -97,8 +97,8 @@ fn console_script() {
     assert!(has("total") && has("cp for White"), "{out}");
     assert!(has("hint: Rd8"), "{out}");
     assert!(has("hash 16 MB"), "{out}");
-    assert!(has("hash set to 8"), "{out}");
-    assert!(has("error: set: hash needs a whole number"), "{out}");
+    assert!(has("Hash set to 8"), "{out}");
+    assert!(has("error: set: Hash needs a whole number"), "{out}");
     assert!(has("error: set: no option named 'bogus'"), "{out}");
     assert!(has("error: go: unknown parameter 'sideways'"), "{out}");
     // Analysis stopped by the next (empty) line: how deep it got depends on the machine.

@@ -1,123 +1,59 @@
 //! UCI text for the engine's options and reports.
 
-use sable_engine::book::{BOOK_DEPTH, BOOK_MIN_WEIGHT};
-use sable_engine::{technique, Bound, Engine, EngineOptions, ScoreReport, SearchEvent};
-use sable_engine::{BookMode, HASH_MB, MOVE_OVERHEAD_MS, MULTI_PV, THREADS};
+use sable_engine::{technique, Bound, Engine, ScoreReport, SearchEvent};
 use std::fmt::Write;
 
-/// The `option` lines answering `uci`.
+/// The `option` lines answering `uci`: the engine's options
+/// ([`crate::options::ENGINE_OPTIONS`]), then UCI's own.
 pub fn option_lines() -> Vec<String> {
-    let mut lines = vec![
-        format!(
-            "option name Hash type spin default {} min {} max {}",
-            HASH_MB.1, HASH_MB.0, HASH_MB.2
-        ),
-        format!(
-            "option name Threads type spin default {} min {} max {}",
-            THREADS.1, THREADS.0, THREADS.2
-        ),
-        format!(
-            "option name MultiPV type spin default {} min {} max {}",
-            MULTI_PV.1, MULTI_PV.0, MULTI_PV.2
-        ),
+    let mut lines: Vec<String> = crate::options::ENGINE_OPTIONS
+        .iter()
+        .map(|o| o.uci_line())
+        .collect();
+    lines.extend([
         "option name Ponder type check default false".to_string(),
-        format!(
-            "option name Move Overhead type spin default {} min {} max {}",
-            MOVE_OVERHEAD_MS.1, MOVE_OVERHEAD_MS.0, MOVE_OVERHEAD_MS.2
-        ),
-        "option name Clear Hash type button".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
         "option name UCI_ShowWDL type check default false".to_string(),
-        "option name OwnBook type check default false".to_string(),
-        "option name BookFile type string default <empty>".to_string(),
-        format!(
-            "option name BookDepth type spin default {} min {} max {}",
-            BOOK_DEPTH.1, BOOK_DEPTH.0, BOOK_DEPTH.2
-        ),
-        format!(
-            "option name BookMode type combo default {} var best var weighted",
-            BookMode::default().name()
-        ),
-        format!(
-            "option name BookMinWeight type spin default {} min {} max {}",
-            BOOK_MIN_WEIGHT.1, BOOK_MIN_WEIGHT.0, BOOK_MIN_WEIGHT.2
-        ),
-        "option name BookLearning type check default false".to_string(),
-        format!(
-            "option name UseNNUE type check default {}",
-            EngineOptions::default().use_nnue
-        ),
-        "option name EvalFile type string default <default>".to_string(),
-    ];
-    lines.extend(crate::options::announced().map(|(n, k)| crate::options::uci_line(n, k)));
+    ]);
     if technique::SWITCHABLE {
         lines.push("option name Ablate type string default <empty>".to_string());
     }
     lines
 }
 
-fn spin(name: &str, value: Option<&str>) -> Result<i64, String> {
-    let v = value.ok_or_else(|| format!("{name} needs a value"))?;
-    v.trim()
-        .parse()
-        .map_err(|_| format!("{name} needs a whole number, got '{v}'"))
-}
-
-fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
-    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-        Some("true") => Ok(true),
-        Some("false") => Ok(false),
-        _ => Err(format!("{name} needs 'true' or 'false'")),
-    }
-}
-
-/// Applies one `setoption` to the engine.
-pub fn apply_option(engine: &mut Engine, name: &str, value: Option<&str>) -> Result<(), String> {
-    let e = |r: Result<(), sable_engine::EngineError>| r.map_err(|e| e.to_string());
-    match name.to_ascii_lowercase().as_str() {
-        "hash" => e(engine.set_hash_mb(spin("Hash", value)?)),
-        "threads" => e(engine.set_threads(spin("Threads", value)?)),
-        "multipv" => e(engine.set_multipv(spin("MultiPV", value)?)),
-        "move overhead" => e(engine.set_move_overhead(spin("Move Overhead", value)?)),
-        "clear hash" => e(engine.clear_hash()),
+/// Applies one `setoption` to the engine: the lines to report (as `info string`), or
+/// why the value was refused.
+pub fn apply_option(
+    engine: &mut Engine,
+    name: &str,
+    value: Option<&str>,
+) -> Result<Vec<String>, String> {
+    use crate::options::check;
+    let value = value.unwrap_or("");
+    let none = |_| Vec::new();
+    match crate::options::option_key(name).as_str() {
         "ponder" => {
             engine.set_ponder(check("Ponder", value)?);
-            Ok(())
+            Ok(Vec::new())
         }
-        "uci_chess960" => e(engine.set_chess960(check("UCI_Chess960", value)?)),
+        "uci_chess960" => engine
+            .set_chess960(check("UCI_Chess960", value)?)
+            .map(none)
+            .map_err(|e| e.to_string()),
         "uci_showwdl" => {
             engine.set_show_wdl(check("UCI_ShowWDL", value)?);
-            Ok(())
+            Ok(Vec::new())
         }
-        "ownbook" => {
-            engine.set_own_book(check("OwnBook", value)?);
-            Ok(())
-        }
-        "bookfile" => engine
-            .set_book_file(value.unwrap_or(""))
-            .map_err(|e| format!("error: BookFile: {e}; playing without a book")),
-        "bookdepth" => e(engine.set_book_depth(spin("BookDepth", value)?)),
-        "bookmode" => {
-            let v = value.unwrap_or("");
-            let mode = BookMode::parse(v)
-                .ok_or_else(|| format!("BookMode must be best or weighted, got '{v}'"))?;
-            engine.set_book_mode(mode);
-            Ok(())
-        }
-        "bookminweight" => e(engine.set_book_min_weight(spin("BookMinWeight", value)?)),
-        "booklearning" => {
-            engine.set_book_learning(check("BookLearning", value)?);
-            Ok(())
-        }
-        "usennue" => e(engine.set_use_nnue(check("UseNNUE", value)?)),
-        "evalfile" => e(engine.set_eval_file(value.unwrap_or(""))),
         "ablate" if technique::SWITCHABLE => {
-            let text = value.unwrap_or("").trim();
+            let text = value.trim();
             let text = if text == "<empty>" { "" } else { text };
             technique::set_disabled(technique::parse_mask(text)?);
-            Ok(())
+            Ok(Vec::new())
         }
-        _ => Err(format!("no option named '{name}'")),
+        _ => match crate::options::find(name) {
+            Some(option) => option.set(engine, value),
+            None => Err(format!("no option named '{name}'")),
+        },
     }
 }
 
