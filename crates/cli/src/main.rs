@@ -4,15 +4,7 @@
 //! on standard input/output, so GUIs can run it directly.
 //! The tools are subcommands; each lives in its own module under `cmd/`.
 
-mod analyse;
-mod cmd;
-mod console;
-mod notation;
-mod options;
-mod strength;
-mod syzygy;
-mod uci;
-mod xboard;
+use sable::{cmd, console, uci, xboard};
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
