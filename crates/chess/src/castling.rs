@@ -33,7 +33,11 @@ impl CastleSide {
 ///
 /// Rights are bits `2 * color + side` (the Polyglot order: White king side, White queen
 /// side, Black king side, Black queen side).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+///
+/// Two values are equal when they grant the same rights with the same rooks: what is
+/// kept for rights already lost (their rooks, paths and touch bits) does not count, so
+/// a position reached by moves equals the same position read from its FEN.
+#[derive(Clone, Copy, Debug)]
 pub struct Castling {
     rights: u8,
     rooks: [Square; 4],
@@ -44,6 +48,21 @@ pub struct Castling {
     /// Per right: squares the king crosses or lands on, which must not be attacked.
     king_path: [SquareSet; 4],
 }
+
+impl PartialEq for Castling {
+    fn eq(&self, other: &Castling) -> bool {
+        let rights = self.rights;
+        rights == other.rights
+            && (0..4).filter(|b| rights >> b & 1 != 0).all(|b| {
+                self.rooks[b] == other.rooks[b]
+                    && self.path[b] == other.path[b]
+                    && self.king_path[b] == other.king_path[b]
+            })
+            && (0..64).all(|sq| self.touch[sq] & rights == other.touch[sq] & rights)
+    }
+}
+
+impl Eq for Castling {}
 
 #[inline]
 const fn bit(color: Color, side: CastleSide) -> usize {

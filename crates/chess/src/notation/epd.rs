@@ -337,32 +337,49 @@ fn parse_operations(text: &str, offset: usize) -> Result<Vec<Operation>, EpdErro
 }
 
 impl fmt::Display for Epd {
+    /// The four position fields, the counters where needed, then the operations. Read
+    /// back, the text gives the same record: the counters are left out only when a reader
+    /// would get them back without them (from `hmvc`/`fmvn`, or as 0 and 1), and not when
+    /// the operations start with two numbers a reader would take for counters.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.position.epd())?;
-        let has_counter_ops = self.get("hmvc").is_some() || self.get("fmvn").is_some();
-        let (h, n) = (self.position.halfmoves(), self.position.fullmoves());
-        if !has_counter_ops && (h, n) != (0, 1) {
-            write!(f, " {h} {n}")?;
-        }
+        let mut ops = String::new();
         for op in &self.operations {
-            write!(f, " {}", op.opcode)?;
+            ops.push(' ');
+            ops.push_str(&op.opcode);
             for operand in &op.operands {
+                ops.push(' ');
                 match operand {
-                    Operand::Word(w) => write!(f, " {w}")?,
+                    Operand::Word(w) => ops.push_str(w),
                     Operand::Quoted(s) => {
-                        f.write_str(" \"")?;
+                        ops.push('"');
                         for c in s.chars() {
                             if matches!(c, '"' | '\\') {
-                                f.write_str("\\")?;
+                                ops.push('\\');
                             }
-                            write!(f, "{c}")?;
+                            ops.push(c);
                         }
-                        f.write_str("\"")?;
+                        ops.push('"');
                     }
                 }
             }
-            f.write_str(";")?;
+            ops.push(';');
         }
-        Ok(())
+        // What `from_str` reads as the counters when the text has none.
+        let implied = |opcode: &str, default: u32| match self.text(opcode) {
+            None => Some(default),
+            Some(s) => s.parse::<u32>().ok(),
+        };
+        let counters = (self.position.halfmoves(), self.position.fullmoves());
+        let implied_counters = (implied("hmvc", 0), implied("fmvn", 1).map(|n| n.max(1)));
+        let mut words = ops.split_whitespace();
+        let leading_numbers = matches!(
+            (words.next(), words.next()),
+            (Some(a), Some(b)) if a.parse::<u32>().is_ok() && b.parse::<u32>().is_ok()
+        );
+        f.write_str(&self.position.epd())?;
+        if implied_counters != (Some(counters.0), Some(counters.1)) || leading_numbers {
+            write!(f, " {} {}", counters.0, counters.1)?;
+        }
+        f.write_str(&ops)
     }
 }

@@ -89,8 +89,11 @@ impl PgnWriter {
             columns: self.columns,
             glue: false,
         };
-        for c in &tree.root.comments {
-            comment(&mut wrap, c);
+        // A line with no moves writes its comments itself (`write_line`).
+        if !tree.root.moves.is_empty() {
+            for c in &tree.root.comments {
+                comment(&mut wrap, c);
+            }
         }
         let (number, turn) = (tree.start.fullmoves(), tree.start.turn());
         write_line(&mut wrap, &tree.root, number, turn);

@@ -265,7 +265,8 @@ impl Position {
         }
         pos.turn = setup.turn;
         pos.halfmoves = setup.halfmoves;
-        pos.fullmoves = setup.fullmoves;
+        // As in FEN text, a full-move number of 0 is read as the first move.
+        pos.fullmoves = setup.fullmoves.max(1);
 
         for color in Color::ALL {
             let kings = pos.count(color, Role::King);

@@ -26,6 +26,8 @@ pub enum UnpackError {
     PieceCode { square: Square, code: u8 },
     #[error("packed position: unused bits set (flags {flags:#04x} or the last nibble)")]
     UnusedBits { flags: u8 },
+    #[error("packed position: full-move number 0 (the first move is number 1)")]
+    FullmoveZero,
     #[error("packed position: {0}")]
     Position(#[from] PositionError),
 }
@@ -182,13 +184,18 @@ impl PackedPosition {
         if flags & FLAG_EP == 0 && flags >> EP_FILE_SHIFT & 7 != 0 {
             return Err(UnpackError::UnusedBits { flags });
         }
+        let fullmoves = u16::from_le_bytes([b[at + 2], b[at + 3]]);
+        if fullmoves == 0 {
+            // `pack` never writes it, and a position cannot hold it: one encoding each.
+            return Err(UnpackError::FullmoveZero);
+        }
         let setup = Setup {
             board,
             turn,
             castling,
             ep_square,
             halfmoves: b[at + 1] as u32,
-            fullmoves: u16::from_le_bytes([b[at + 2], b[at + 3]]) as u32,
+            fullmoves: fullmoves as u32,
         };
         let mode = if flags & FLAG_960 != 0 {
             CastlingMode::Chess960

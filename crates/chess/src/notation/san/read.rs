@@ -48,6 +48,15 @@ impl Position {
         })?;
         let (m, rivals) = self.find_move(text, parsed)?;
         if m.is_null() {
+            // The syntax allows a check mark after any move; a null move never has one.
+            if text != "--" {
+                return Err(SanError::NotCanonical {
+                    text: text.to_string(),
+                    fen: self.fen(),
+                    reason: "a null move gives no check, so it has no check mark",
+                    canonical: "--".to_string(),
+                });
+            }
             return Ok(m);
         }
         let canonical = self.san_text_with(m, rivals);

@@ -1,0 +1,139 @@
+//! Regression tests for what the fuzz targets in `fuzz/` found (issue #15, "hostile input
+//! changes nothing"): each test holds the minimised input and names its target.
+
+use sable_chess::{CastlingMode, Position};
+
+fn play(fen: &str, mode: CastlingMode, uci: &[&str]) -> Position {
+    let mut pos = Position::from_fen(fen, mode).unwrap();
+    for text in uci {
+        let m = pos.parse_uci(text).unwrap();
+        pos.make(m);
+    }
+    pos
+}
+
+/// fuzz target `fen`: a position reached by a move that loses castling rights compared
+/// unequal to the same position read from its FEN, because the castling state kept the
+/// lost rights' rooks and paths.
+#[test]
+fn positions_equal_after_castling_rights_are_lost() {
+    let cases: [(&str, CastlingMode, &[&str]); 5] = [
+        (
+            "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+            CastlingMode::Standard,
+            &["e1d1"],
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+            CastlingMode::Standard,
+            &["h1h2"],
+        ),
+        (
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            CastlingMode::Standard,
+            &["a1a8"],
+        ),
+        (
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            CastlingMode::Standard,
+            &["e1g1", "e8c8"],
+        ),
+        (
+            "r5kr/8/8/8/8/8/8/RK5R w AHah - 0 1",
+            CastlingMode::Chess960,
+            &["b1h1", "a8a1"],
+        ),
+    ];
+    for (fen, mode, moves) in cases {
+        let played = play(fen, mode, moves);
+        let read = Position::from_fen(&played.fen(), mode).unwrap();
+        assert!(read == played, "{fen} + {moves:?} = {}", played.fen());
+        assert_eq!(read.key(), played.key());
+    }
+    // Rights that differ still make positions differ.
+    let with = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1", CastlingMode::Standard);
+    let without = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w - - 0 1", CastlingMode::Standard);
+    assert!(with.unwrap() != without.unwrap());
+}
+
+/// fuzz target `san`: strict SAN accepted `--+` and `--#` as the null move, though the
+/// canonical text (the only one strict mode takes) is `--`.
+#[test]
+fn strict_san_null_move_has_no_check_mark() {
+    use sable_chess::{SanError, SanMode};
+    let pos = Position::startpos();
+    assert!(pos.parse_san("--").unwrap().is_null());
+    for text in ["--+", "--#"] {
+        match pos.parse_san(text) {
+            Err(SanError::NotCanonical { canonical, .. }) => assert_eq!(canonical, "--"),
+            other => panic!("{text}: {other:?}"),
+        }
+        assert!(pos
+            .parse_san_with(text, SanMode::Lenient)
+            .unwrap()
+            .is_null());
+    }
+}
+
+/// fuzz target `pgn`: a game with comments and no moves was written with each comment
+/// twice, so it read back as a different game.
+#[test]
+fn pgn_comments_of_a_game_without_moves_are_written_once() {
+    use sable_chess::pgn::PgnReader;
+    let tree = PgnReader::new(&b"{c} *"[..]).read_tree().unwrap().unwrap();
+    assert_eq!(tree.root.comments, ["c"]);
+    let pgn = tree.to_pgn();
+    assert_eq!(pgn.matches("{c}").count(), 1, "{pgn}");
+    let back = PgnReader::new(pgn.as_bytes()).read_tree().unwrap().unwrap();
+    assert_eq!(back.root, tree.root);
+}
+
+/// fuzz target `epd`: an EPD record with counters and a `fmvn` (or `hmvc`) operation
+/// that disagrees was written without its counters, and read back with other counters;
+/// one whose operations start with two numbers was read back with those as counters.
+#[test]
+fn epd_written_with_the_counters_it_needs() {
+    use sable_chess::notation::Epd;
+    for line in [
+        "4k3/8/8/8/8/8/8/4K2R w K - 2 9 fmvn 40;",
+        "4k3/8/8/8/8/8/8/4K2R w K - 2 9 hmvc x;",
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1 5 6;",
+        "4k3/8/8/8/8/8/8/4K2R w K - hmvc 3; fmvn 7;",
+        "4k3/8/8/8/8/8/8/4K2R w K - bm O-O;",
+    ] {
+        let epd: Epd = line.parse().unwrap();
+        let written = epd.to_string();
+        let back: Epd = written.parse().unwrap_or_else(|e| panic!("{written}: {e}"));
+        assert_eq!(back, epd, "{line} -> {written}");
+    }
+    // Records that need no counters are written as before.
+    let epd: Epd = "4k3/8/8/8/8/8/8/4K2R w K - hmvc 3; fmvn 7;"
+        .parse()
+        .unwrap();
+    assert_eq!(
+        epd.to_string(),
+        "4k3/8/8/8/8/8/8/4K2R w K - hmvc 3; fmvn 7;"
+    );
+}
+
+/// fuzz target `record`: a packed position with full-move number 0 unpacked to a
+/// position whose FEN (`... 0`) reads back as move 1; `Setup` with 0 did the same.
+#[test]
+fn full_move_number_zero_is_refused_or_read_as_one() {
+    use sable_chess::record::{PackedPosition, UnpackError};
+    use sable_chess::Setup;
+    let mut bytes = PackedPosition::pack(&Position::startpos())
+        .unwrap()
+        .as_bytes()
+        .to_vec();
+    let n = bytes.len();
+    bytes[n - 2..].copy_from_slice(&0u16.to_le_bytes());
+    let packed = PackedPosition::from_bytes(&bytes).unwrap();
+    assert_eq!(packed.unpack(), Err(UnpackError::FullmoveZero));
+
+    let mut setup: Setup = sable_chess::STARTPOS_FEN.parse().unwrap();
+    setup.fullmoves = 0;
+    let pos = Position::from_setup(&setup, CastlingMode::Standard).unwrap();
+    assert_eq!(pos.fullmoves(), 1);
+    assert!(pos == Position::startpos());
+}
