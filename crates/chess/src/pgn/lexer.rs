@@ -90,6 +90,11 @@ impl<R: BufRead> Lexer<R> {
         }
     }
 
+    /// Lines read so far.
+    pub fn lines_read(&self) -> usize {
+        self.line_no
+    }
+
     /// Puts the last token back (only a tag, which is never split across lines).
     pub fn unread(&mut self, mark: Mark) {
         debug_assert_eq!(mark.line, self.line_no);

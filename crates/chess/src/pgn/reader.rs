@@ -59,6 +59,8 @@ pub trait Visitor {
 pub struct PgnReader<R> {
     lexer: Lexer<R>,
     game: usize,
+    /// See [`PgnReader::require_results`].
+    results_required: bool,
 }
 
 /// How a game's text ended, seen from the loop that reads it.
@@ -73,7 +75,16 @@ impl<R: BufRead> PgnReader<R> {
         PgnReader {
             lexer: Lexer::new(src),
             game: 0,
+            results_required: false,
         }
+    }
+
+    /// With `on`, a game that the end of the input cuts off before its result is an
+    /// error (at the end of the input), as a file cut short shows. Off by default: the
+    /// game is read as it stands, as python-chess and Polyglot read it. A game followed
+    /// by the next game's tags without a result is read either way.
+    pub fn require_results(&mut self, on: bool) {
+        self.results_required = on;
     }
 
     /// Bytes consumed so far (for progress reports).
@@ -146,6 +157,12 @@ impl<R: BufRead> PgnReader<R> {
                 };
             };
             return Some(match outcome {
+                Ok(End::Eof) if self.results_required => Err(self.error_at(
+                    self.lexer.mark,
+                    GameError::Syntax(
+                        "the input ends inside the game, before its result (cut short?)".into(),
+                    ),
+                )),
                 Ok(_) => Ok(visitor.end_game()),
                 Err(err) => {
                     if !matches!(tok, Tok::Result(_) | Tok::Eof) {
@@ -235,7 +252,13 @@ impl<R: BufRead> PgnReader<R> {
     fn lex_error(&self, e: LexError) -> PgnError {
         match e {
             LexError::Syntax(mark, msg) => self.error_at(mark, GameError::Syntax(msg)),
-            LexError::Io(io) => self.error_at(self.lexer.mark, GameError::Io(io)),
+            // The line that could not be read.
+            LexError::Io(io) => PgnError {
+                game: self.game,
+                line: self.lexer.lines_read() + 1,
+                column: 1,
+                error: GameError::Io(io),
+            },
         }
     }
 }

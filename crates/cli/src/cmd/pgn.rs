@@ -202,6 +202,8 @@ pub fn run(args: Args) -> CliResult {
         None
     };
     let mut reader = PgnReader::new(BufReader::with_capacity(1 << 16, file));
+    // The last game of a file cut short ends without its result: an error here.
+    reader.require_results(true);
     let start = Instant::now();
     let (mut games, mut errors) = (0u64, 0u64);
     let mut error_kinds = [0u64; 6];
@@ -249,7 +251,14 @@ pub fn run(args: Args) -> CliResult {
     );
     if errors > 0 {
         return Err(CliError::msg(format!(
-            "{errors} of {games} games could not be read"
+            "{}: {errors} of {games} games could not be read",
+            args.file
+        )));
+    }
+    if games == 0 {
+        return Err(CliError::msg(format!(
+            "{}: no games in the file",
+            args.file
         )));
     }
     Ok(())
