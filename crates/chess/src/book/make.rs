@@ -117,6 +117,17 @@ pub enum MakeError {
         path: String,
         source: std::io::Error,
     },
+    /// The games gave no entry (an empty book is no Polyglot book: nothing is written).
+    #[error(
+        "{files}: no book entries ({games} games counted, {errors} unreadable{}); nothing written",
+        first_error.as_ref().map(|e| format!("; first: {e}")).unwrap_or_default()
+    )]
+    NoEntries {
+        files: String,
+        games: u64,
+        errors: u64,
+        first_error: Option<String>,
+    },
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> MakeError + '_ {
@@ -919,6 +930,19 @@ pub fn make_book(
         )?;
     }
     report.entries = out.count;
+    if report.entries == 0 {
+        // Dropped uncommitted: any earlier book at `output` stays.
+        return Err(MakeError::NoEntries {
+            files: inputs
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            games: report.games,
+            errors: report.errors,
+            first_error: report.error_samples.first().cloned(),
+        });
+    }
     out.commit()?;
     Ok(report)
 }

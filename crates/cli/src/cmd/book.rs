@@ -15,7 +15,7 @@ use super::{CliError, CliResult};
 use indicatif::{ProgressBar, ProgressStyle};
 use sable_chess::book::edit::{learn_game, merge, MergeRule};
 use sable_chess::book::make::{make_book, GameFilter, MakeOptions};
-use sable_chess::pgn::{GameResult, PgnReader};
+use sable_chess::pgn::{GameError, GameResult, PgnReader};
 use sable_chess::{BookError, CastlingMode, PolyglotBook, Position, SanMode};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -348,12 +348,17 @@ fn learn(a: LearnArgs) -> CliResult {
         source,
     })?;
     let reader = PgnReader::new(std::io::BufReader::new(file));
+    let name = a.games.display();
     let (mut games, mut updated, mut errors) = (0, 0, 0);
     for tree in reader.trees(SanMode::Lenient) {
         let tree = match tree {
             Ok(t) => t,
+            // A file that cannot be read teaches nothing: the book stays as it was.
+            Err(e) if matches!(e.error, GameError::Io(_)) => {
+                return Err(CliError::msg(format!("{name}: {e}; the book is unchanged")));
+            }
             Err(e) => {
-                eprintln!("skipped game: {e}");
+                eprintln!("skipped game: {name}: {e}");
                 errors += 1;
                 continue;
             }
@@ -367,6 +372,11 @@ fn learn(a: LearnArgs) -> CliResult {
         let learned = learn_game(&mut book, &tree.start, &tree.mainline(), result);
         games += 1;
         updated += learned.entries;
+    }
+    if games == 0 {
+        return Err(CliError::msg(format!(
+            "{name}: no game could be read ({errors} unreadable); the book is unchanged"
+        )));
     }
     book.save(&a.book).map_err(book_err)?;
     println!(
