@@ -53,6 +53,9 @@ pub enum NetError {
     Range(String),
     #[error("cannot read net file {path}: {message}")]
     Io { path: String, message: String },
+    /// What is wrong with the contents of a net file, and which file.
+    #[error("{path}: {source}")]
+    File { path: String, source: Box<NetError> },
 }
 
 /// A quantised network, as loaded from a file.
@@ -222,13 +225,16 @@ impl Network {
         Network::from_parts(hidden, ft_weights, ft_bias, out_weights, out_bias)
     }
 
-    /// Reads a net file.
+    /// Reads a net file; every error names it.
     pub fn load(path: &std::path::Path) -> Result<Network, NetError> {
         let bytes = std::fs::read(path).map_err(|e| NetError::Io {
             path: path.display().to_string(),
             message: e.to_string(),
         })?;
-        Network::from_bytes(&bytes)
+        Network::from_bytes(&bytes).map_err(|e| NetError::File {
+            path: path.display().to_string(),
+            source: Box::new(e),
+        })
     }
 
     /// The file bytes of this network.

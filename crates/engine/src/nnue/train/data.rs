@@ -51,7 +51,8 @@ pub struct LoadStats {
     pub truncated: Vec<String>,
 }
 
-/// Reads a training file: game records (first byte the record magic) or text lines.
+/// Reads a training file: game records (first byte the record magic) or text lines. A
+/// file that gives no training position is an error.
 pub fn load(path: &Path, out: &mut Vec<Sample>, stats: &mut LoadStats) -> Result<(), TrainError> {
     let io = |e: std::io::Error| TrainError::Io {
         path: path.display().to_string(),
@@ -64,6 +65,16 @@ pub fn load(path: &Path, out: &mut Vec<Sample>, stats: &mut LoadStats) -> Result
         load_records(path, file, out, stats)?;
     } else {
         load_text(path, file, out)?;
+    }
+    if out.len() == before {
+        return Err(TrainError::Data {
+            path: path.display().to_string(),
+            message: if first.is_none() {
+                "the file is empty".to_string()
+            } else {
+                "no training positions in the file".to_string()
+            },
+        });
     }
     stats.samples += out.len() - before;
     Ok(())
