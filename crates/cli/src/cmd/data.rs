@@ -11,7 +11,7 @@ use sable_chess::record::{
     training_positions, Filter, GameRecord, GameResult, RecordError, RecordReader, RecordWriter,
     Termination,
 };
-use std::io::{BufReader, BufWriter, Write};
+use std::io::{BufRead, BufReader, BufWriter, Write};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -98,13 +98,16 @@ fn open(path: &str) -> Result<(RecordReader<BufReader<std::fs::File>>, u64), Cli
             "{path}: is a directory, not a record file"
         )));
     }
-    if meta.len() == 0 {
+    let file = std::fs::File::open(path).map_err(io(path))?;
+    let mut file = BufReader::new(file);
+    // Read, not judged by the length: some files (under /proc) report 0 bytes and yet
+    // hold data, or fail to read.
+    if file.fill_buf().map_err(io(path))?.is_empty() {
         return Err(CliError::msg(format!(
             "{path}: byte 0: the file is empty (no game records)"
         )));
     }
-    let file = std::fs::File::open(path).map_err(io(path))?;
-    Ok((RecordReader::new(BufReader::new(file)), meta.len()))
+    Ok((RecordReader::new(file), meta.len()))
 }
 
 /// Reads every game of a file, replayed: `visit` gets each good game. A cut-short last
