@@ -41,11 +41,17 @@ impl CliError {
 
 pub type CliResult = Result<(), CliError>;
 
-/// Reads a whole file, naming it in the error.
+/// Reads a whole text file, naming it in the error (and the line and byte of the first
+/// byte that is not UTF-8).
 pub fn read_file(path: &str) -> Result<String, CliError> {
-    std::fs::read_to_string(path).map_err(|source| CliError::Io {
+    let bytes = std::fs::read(path).map_err(|source| CliError::Io {
         path: path.to_string(),
         source,
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
+        CliError::msg(format!("{path}:{line}: not UTF-8 text (byte {at})"))
     })
 }
 

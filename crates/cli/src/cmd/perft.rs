@@ -102,6 +102,9 @@ fn parallel_divide(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64
 fn run_suite(path: &str, args: &Args) -> CliResult {
     let text = read_file(path)?;
     let cases = parse_suite(&text).map_err(|e| CliError::msg(format!("{path}: {e}")))?;
+    if cases.is_empty() {
+        return Err(CliError::msg(format!("{path}: no perft positions")));
+    }
     let mode = if args.chess960 {
         CastlingMode::Chess960
     } else {
