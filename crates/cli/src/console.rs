@@ -426,8 +426,13 @@ impl Console {
             }
             self.board();
         } else {
-            let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-            self.setup(line);
+            let Some(line) = text.lines().find(|l| !l.trim().is_empty()) else {
+                return self.err(format!("load {path}: no position in the file"));
+            };
+            match self.session.set_fen(&fen_of(line)) {
+                Ok(()) => self.board(),
+                Err(e) => self.err(format!("load {path}: {e}; position unchanged")),
+            }
         }
     }
 
