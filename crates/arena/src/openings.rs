@@ -153,6 +153,7 @@ pub fn read_pgn_game(text: &str, chess960: bool) -> Result<Opening, String> {
         moves.push(m);
         Ok(true)
     };
+    let mut ended = false;
     for c in movetext.chars() {
         match c {
             '{' if paren == 0 => brace = true,
@@ -163,13 +164,20 @@ pub fn read_pgn_game(text: &str, chess960: bool) -> Result<Opening, String> {
             _ if paren > 0 => {}
             c if c.is_whitespace() => {
                 if !flush(&mut token, &mut pos)? {
+                    ended = true;
                     break;
                 }
             }
             c => token.push(c),
         }
     }
-    flush(&mut token, &mut pos)?;
+    if !ended && flush(&mut token, &mut pos)? {
+        // Every game ends in its result (`*` when there is none): without one, the file
+        // was most likely cut short in this game, and its last move may be cut too.
+        return Err(
+            "the game has no result (1-0, 0-1, 1/2-1/2 or *): is the file cut short?".into(),
+        );
+    }
     Ok(Opening { start, moves })
 }
 
@@ -235,12 +243,18 @@ impl Book {
             shuffle(&mut order, seed);
         }
         order.rotate_left(first);
-        Ok(Book {
+        let book = Book {
             spec,
             chess960,
             entries,
             order,
-        })
+        };
+        // Every opening is read now, so that a broken one (a file cut short, a bad move)
+        // is named before the first game rather than when, or if, its turn comes.
+        for index in 0..book.entries.len() {
+            book.entry(index)?;
+        }
+        Ok(book)
     }
 
     pub fn len(&self) -> usize {
@@ -255,6 +269,11 @@ impl Book {
     /// The `k`-th opening to play (wrapping round the book), and its entry index.
     pub fn opening(&self, k: usize) -> Result<(usize, Opening), OpeningError> {
         let index = self.order[k % self.order.len()];
+        Ok((index, self.entry(index)?))
+    }
+
+    /// The opening of entry `index` (file order).
+    fn entry(&self, index: usize) -> Result<Opening, OpeningError> {
         let (line, text) = &self.entries[index];
         let bad = |why: String| OpeningError::Bad {
             file: self.spec.file.clone(),
@@ -279,7 +298,7 @@ impl Book {
         if end.legal_moves().is_empty() {
             return Err(bad("the game is already over in this opening".into()));
         }
-        Ok((index, opening))
+        Ok(opening)
     }
 }
 
@@ -334,6 +353,9 @@ mod tests {
         assert_eq!(g.moves.len(), 2);
         let err = read_pgn_game("1. e4 e4 *", false).unwrap_err();
         assert!(err.contains("'e4'"), "{err}");
+        // A game cut short (no result), even after a whole move, is refused.
+        let err = read_pgn_game("1. e4 e5 2. Nf3", false).unwrap_err();
+        assert!(err.contains("cut short"), "{err}");
     }
 
     #[test]

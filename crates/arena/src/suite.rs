@@ -22,8 +22,9 @@ pub struct SuiteEntry {
 }
 
 /// The operations of an EPD line after the four FEN fields: `(opcode, operands)`.
-/// Quoted operands may contain spaces and semicolons.
-pub fn operations(line: &str) -> Vec<(String, Vec<String>)> {
+/// Quoted operands may contain spaces and semicolons; one whose closing quote is missing
+/// (a line cut short) is an error.
+pub fn operations(line: &str) -> Result<Vec<(String, Vec<String>)>, String> {
     let fields: Vec<&str> = line.split_whitespace().collect();
     // Skip the 4 FEN fields (and 2 move counters if the line has them).
     let mut skip = 4;
@@ -64,12 +65,15 @@ pub fn operations(line: &str) -> Vec<(String, Vec<String>)> {
             c => word.push(c),
         }
     }
+    if quoted {
+        return Err("a quoted operand has no closing '\"'".into());
+    }
     push_word(&mut word, &mut words, &mut was_quoted);
     if !words.is_empty() {
         let op = words.remove(0);
         ops.push((op, words));
     }
-    ops
+    Ok(ops)
 }
 
 /// Reads `"f5=10, Be5+=2, Bf2=3"` into moves and points; `None` if it is not that form.
@@ -96,7 +100,7 @@ pub fn read_entry(text: &str, line: usize) -> Result<SuiteEntry, String> {
         solution_text: String::new(),
     };
     let mut parts = Vec::new();
-    for (op, args) in operations(text) {
+    for (op, args) in operations(text)? {
         match op.as_str() {
             "id" => entry.id = args.join(" "),
             "bm" | "am" => {
@@ -154,7 +158,9 @@ mod tests {
     fn operations_with_quotes() {
         let ops = operations(
             r#"1kr5/3n4/q3p2p/p2n2p1/PppB1P2/5BP1/1P2Q2P/3R2K1 w - - bm f5; id "STS(v1.0) Undermine.001"; c0 "f5=10, Be5+=2"; c1 "a;b";"#,
-        );
+        )
+        .unwrap();
+        assert!(operations(r#"8/8/8/8/8/8/8/K1k5 w - - bm Kb1; id "WAC."#).is_err());
         let names: Vec<&str> = ops.iter().map(|o| o.0.as_str()).collect();
         assert_eq!(names, ["bm", "id", "c0", "c1"]);
         assert_eq!(ops[0].1, ["f5"]);

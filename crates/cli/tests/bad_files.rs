@@ -602,21 +602,7 @@ fn tool(label: &str, kind: Kind, cut: Cut, args: &[&str]) -> Case {
 /// Cases of `sable epd`, `sable match` and `sable analyse` (another crate's commands)
 /// that still fail, by `label on input`: reported here, not failed on. A case listed
 /// that passes fails the test, so that the list shrinks as they are fixed.
-const KNOWN_FAILURES: &[&str] = &[
-    // The suite reader takes a quoted operand that is never closed (`id "WAC.` where
-    // the file was cut) as a whole line: the run succeeds.
-    "epd on cut",
-    // Openings are read when their turn comes, so a broken last one goes unnoticed.
-    "match -openings (EPD) on cut",
-    "match -openings (PGN) on cut",
-    // Games that cannot be read are skipped, and a run with none analysed exits 0; the
-    // last game of a cut file is analysed as if it were whole.
-    "analyse on directory",
-    "analyse on empty",
-    "analyse on random",
-    "analyse on cut",
-    "analyse on unreadable",
-];
+const KNOWN_FAILURES: &[&str] = &[];
 
 /// Every reader × every bad input; all failures are listed together.
 #[test]

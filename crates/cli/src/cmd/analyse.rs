@@ -400,6 +400,8 @@ pub fn run(args: Args) -> CliResult {
         (Box::new(BufReader::new(file)), len)
     };
     let mut reader = PgnReader::new(input);
+    // A file cut short must not pass its last game off as whole.
+    reader.require_results(true);
     let cancel = super::cancel_on_ctrlc("sable analyse");
     let mut analyser: Box<dyn Analyser> = match &args.engine {
         Some(cmd) => Box::new(External::start(&args, cmd, cancel.clone())?),
@@ -576,6 +578,18 @@ pub fn run(args: Args) -> CliResult {
     );
     match failure {
         Some(f) => Err(CliError::msg(f)),
+        // The games that could be read are written; the exit status still tells a script
+        // that the file was not read whole.
+        None if !skipped.is_empty() => Err(CliError::msg(format!(
+            "{}: {} game{} could not be read (named above) and {} skipped",
+            args.file,
+            skipped.len(),
+            if skipped.len() == 1 { "" } else { "s" },
+            if skipped.len() == 1 { "was" } else { "were" },
+        ))),
+        None if analysed == 0 && !cancel.load(Ordering::SeqCst) => {
+            Err(CliError::msg(format!("{}: no games to analyse", args.file)))
+        }
         None => Ok(()),
     }
 }

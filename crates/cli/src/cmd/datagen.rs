@@ -336,12 +336,8 @@ fn load_book(args: &Args) -> Result<Option<Book>, CliError> {
         plies: None,
         start: 1,
     };
+    // `Book::load` reads every opening, so a broken one is named before any game.
     let book = Book::load(spec, false, args.seed).map_err(|e| CliError::msg(e.to_string()))?;
-    // Every opening is read now, so that a broken one (the last line of a file cut
-    // short) is named before any game is played, not when or if its turn comes.
-    for k in 0..book.len() {
-        book.opening(k).map_err(|e| CliError::msg(e.to_string()))?;
-    }
     Ok(Some(book))
 }
 
