@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the sable_chess fuzz targets one after another, each for a fixed time, and prints
+# Runs the fuzz targets one after another, each for a fixed time, and prints
 # a table of what each run did.
 #
 #   fuzz/run.sh                      every target, 1200 s (20 minutes) each
@@ -13,7 +13,7 @@
 # Exit status: 0 when no run found a crash, 1 otherwise.
 set -euo pipefail
 
-ALL_TARGETS=(fen san uci_move pgn epd polyglot record)
+ALL_TARGETS=(fen san uci_move pgn epd polyglot record uci xboard)
 seconds="${FUZZ_SECONDS:-1200}"
 
 usage() {
@@ -54,6 +54,7 @@ max_len() {
         epd) echo 4096 ;;
         polyglot) echo 16384 ;;
         record) echo 16384 ;;
+        uci | xboard) echo 2048 ;;
     esac
 }
 
