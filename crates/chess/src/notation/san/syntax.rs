@@ -153,16 +153,8 @@ fn parse_common(s: &[u8]) -> Option<Parsed> {
             None => pawn(Some(file_of(p)?), square(f, r)?, None),
         },
         [f, r, b'=', q] => pawn(None, square(f, r)?, Some(promoted(q)?)),
-        [p, d, f, r] => {
-            let role = piece_of(p)?;
-            let to = square(f, r)?;
-            match (file_of(d), rank_of(d)) {
-                (Some(file), _) => piece_move(role, Some(file), None, to),
-                (_, Some(rank)) => piece_move(role, None, Some(rank), to),
-                _ => None,
-            }
-        }
-        [p, d, b'x', f, r] => {
+        // A piece move with a file or rank to tell it apart (`Nbd7`, `R1xe4`).
+        [p, d, f, r] | [p, d, b'x', f, r] => {
             let role = piece_of(p)?;
             let to = square(f, r)?;
             match (file_of(d), rank_of(d)) {
