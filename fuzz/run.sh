@@ -58,6 +58,16 @@ max_len() {
     esac
 }
 
+# The session targets run the engine's search threads: std's scoped threads may still be
+# freeing their start closure when the scope has returned (rust-lang/rust#101206), which
+# LeakSanitizer reports as a leak of 48 bytes after some inputs. Leak detection is off
+# for them; every other check (panics, overflows, hangs, memory limit) stays on.
+extra_flags() {
+    case "$1" in
+        uci | xboard) echo "-detect_leaks=0" ;;
+    esac
+}
+
 root="$(cd "$(dirname "$0")/.." && pwd)"
 fuzz="$root/fuzz"
 cd "$root"
@@ -86,6 +96,7 @@ for t in "${targets[@]}"; do
         -timeout=10 \
         -rss_limit_mb=2048 \
         -print_final_stats=1 \
+        $(extra_flags "$t") \
         >"$log" 2>&1 || status=$?
     elapsed=$((SECONDS - started))
     after="$(ls "$artifacts" | wc -l)"
