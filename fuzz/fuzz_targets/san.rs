@@ -8,19 +8,15 @@
 
 use libfuzzer_sys::fuzz_target;
 use sable_chess::SanMode;
-use sable_fuzz::{check_returned_move, position_for};
+use sable_fuzz::{check_returned_move, position_and_rest};
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&selector, rest)) = data.split_first() else {
+    let Some((pos, rest)) = position_and_rest(data) else {
         return;
     };
-    if rest.len() > 64 {
-        return;
-    }
     let Ok(text) = std::str::from_utf8(rest) else {
         return;
     };
-    let pos = position_for(selector);
     let strict = pos.parse_san_with(text, SanMode::Strict);
     let lenient = pos.parse_san_with(text, SanMode::Lenient);
     for (mode, result) in [(SanMode::Strict, &strict), (SanMode::Lenient, &lenient)] {

@@ -10,17 +10,12 @@
 use libfuzzer_sys::fuzz_target;
 use sable_chess::notation::parse_uci_or_null;
 use sable_chess::Move;
-use sable_fuzz::{check_returned_move, position_for};
+use sable_fuzz::{check_returned_move, position_and_rest};
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&selector, rest)) = data.split_first() else {
+    let Some((pos, rest)) = position_and_rest(data) else {
         return;
     };
-    if rest.len() > 64 {
-        return;
-    }
-    let pos = position_for(selector);
-
     if let [a, b, ..] = rest {
         let m = Move::from_bits(u16::from_le_bytes([*a, *b]));
         let legal = pos.is_legal(m);

@@ -55,6 +55,16 @@ pub fn position_for(selector: u8) -> Position {
     Position::from_fen(fen, mode).expect("the fixed fuzz positions are valid")
 }
 
+/// The input of the `san` and `uci_move` targets split: the position its first byte picks
+/// and the rest (at most 64 bytes); `None` for an empty input or a longer rest.
+pub fn position_and_rest(data: &[u8]) -> Option<(Position, &[u8])> {
+    let (&selector, rest) = data.split_first()?;
+    if rest.len() > 64 {
+        return None;
+    }
+    Some((position_for(selector), rest))
+}
+
 /// The castling mode a position was read in.
 pub fn mode_of(pos: &Position) -> CastlingMode {
     if pos.is_chess960() {

@@ -13,11 +13,13 @@
 //! `sable epd`, `sable match` and `sable analyse` cases are kept here too; the ones that
 //! still fail are listed in [`KNOWN_FAILURES`] (reported, not failed on, until fixed).
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod support;
+
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use support::session::Session;
+use support::Output;
 
 const SABLE: &str = env!("CARGO_BIN_EXE_sable");
 
@@ -175,7 +177,7 @@ impl Files {
                     Err(_) => {
                         let out = self.out("datagen-source.bin");
                         let o = run(&["datagen", &out, "--games", "4", "--nodes", "300"]);
-                        assert!(o.ok(), "{}", o.text);
+                        assert!(o.ok(), "{}", o.text());
                         std::fs::read(&out).unwrap()
                     }
                 }
@@ -184,7 +186,7 @@ impl Files {
             Kind::Net => {
                 let out = self.out("source.nnue");
                 let o = run(&["nnue", "random", "--hidden", "32", "--out", &out]);
-                assert!(o.ok(), "{}", o.text);
+                assert!(o.ok(), "{}", o.text());
                 std::fs::read(&out).unwrap()
             }
             Kind::Tables => read("syzygy/tables/KBNvK.rtbw"),
@@ -263,156 +265,9 @@ fn fen_of(epd: &str) -> String {
     format!("{} 0 1", f.join(" "))
 }
 
-/// What a finished (or stopped) run printed.
-struct Output {
-    /// The exit code; `None` when it was killed after [`TIMEOUT`] or by a signal.
-    code: Option<i32>,
-    timed_out: bool,
-    /// Standard output then standard error.
-    text: String,
-}
-
-impl Output {
-    fn ok(&self) -> bool {
-        self.code == Some(0)
-    }
-}
-
 /// Runs `sable ARGS...` with no input, stopped after [`TIMEOUT`].
 fn run(args: &[&str]) -> Output {
-    run_with_input(args, "")
-}
-
-/// Runs `sable ARGS...` with `input` on its standard input, stopped after [`TIMEOUT`].
-fn run_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(SABLE)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("sable starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let out = drain(child.stdout.take().unwrap());
-    let err = drain(child.stderr.take().unwrap());
-    let deadline = Instant::now() + TIMEOUT;
-    let (code, timed_out) = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break (status.code(), false);
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            break (None, true);
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let _ = feeder.join();
-    let text = out.join().unwrap() + &err.join().unwrap();
-    Output {
-        code,
-        timed_out,
-        text,
-    }
-}
-
-fn drain(mut pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<String> {
-    std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = pipe.read_to_end(&mut bytes);
-        String::from_utf8_lossy(&bytes).into_owned()
-    })
-}
-
-/// `sable` speaking a protocol over pipes, with deadlines on every answer.
-struct Wire {
-    child: Child,
-    stdin: ChildStdin,
-    rx: Receiver<String>,
-    stderr: Option<std::thread::JoinHandle<String>>,
-    log: Vec<String>,
-}
-
-impl Wire {
-    fn start(args: &[&str]) -> Wire {
-        let mut child = Command::new(SABLE)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("sable starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let stderr = Some(drain(child.stderr.take().unwrap()));
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Wire {
-            child,
-            stdin,
-            rx,
-            stderr,
-            log: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        self.log.push(format!("> {line}"));
-        let _ = writeln!(self.stdin, "{line}");
-        let _ = self.stdin.flush();
-    }
-
-    /// The lines up to and including the first that satisfies `pred`; an error (with
-    /// the session so far) when the engine exits or [`TIMEOUT`] passes first.
-    fn until(&mut self, pred: impl Fn(&str) -> bool) -> Result<Vec<String>, String> {
-        let deadline = Instant::now() + TIMEOUT;
-        let mut lines = Vec::new();
-        loop {
-            let wait = deadline.saturating_duration_since(Instant::now());
-            match self.rx.recv_timeout(wait) {
-                Ok(line) => {
-                    self.log.push(format!("< {line}"));
-                    let done = pred(&line);
-                    lines.push(line);
-                    if done {
-                        return Ok(lines);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(format!("no answer in time:\n{}", self.log.join("\n")))
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(format!("the engine exited:\n{}", self.log.join("\n")))
-                }
-            }
-        }
-    }
-
-    /// Says `quit`, waits for the end (killing it after 5 s) and returns standard error.
-    fn finish(mut self, quit: &str) -> String {
-        self.send(quit);
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        self.stderr.take().unwrap().join().unwrap_or_default()
-    }
+    support::run_with_input(args, "", Some(TIMEOUT))
 }
 
 /// The position a search starts from after the option (a KBNvK ending for tables).
@@ -427,24 +282,24 @@ fn position_for(kind: Kind) -> &'static str {
 /// `info string` naming the file, then the engine must still answer `isready` and play
 /// a legal move at depth 1.
 fn uci_case(kind: Kind, setoptions: &[&str], path: &str) -> Result<(), String> {
-    let mut w = Wire::start(&[]);
-    w.send("uci");
-    w.until(|l| l == "uciok")?;
+    let mut w = Session::start_keeping_stderr(&[]);
+    w.send_ignoring_errors("uci");
+    w.try_until(|l| l == "uciok", TIMEOUT)?;
     for s in setoptions {
-        w.send(&s.replace("{}", path));
+        w.send_ignoring_errors(&s.replace("{}", path));
     }
-    w.send("isready");
-    let lines = w.until(|l| l == "readyok")?;
+    w.send_ignoring_errors("isready");
+    let lines = w.try_until(|l| l == "readyok", TIMEOUT)?;
     let named = lines
         .iter()
         .any(|l| l.starts_with("info string") && l.contains(path));
-    w.send(&format!("position fen {}", position_for(kind)));
-    w.send("go depth 1");
-    let best = w.until(|l| l.starts_with("bestmove"))?;
-    w.send("isready");
-    w.until(|l| l == "readyok")?;
+    w.send_ignoring_errors(&format!("position fen {}", position_for(kind)));
+    w.send_ignoring_errors("go depth 1");
+    let best = w.try_until(|l| l.starts_with("bestmove"), TIMEOUT)?;
+    w.send_ignoring_errors("isready");
+    w.try_until(|l| l == "readyok", TIMEOUT)?;
     let log = w.log.join("\n");
-    let stderr = w.finish("quit");
+    let stderr = w.finish();
     check_move(kind, best.last().unwrap().split_whitespace().nth(1), &log)?;
     check_quiet(&stderr)?;
     if !named {
@@ -456,25 +311,25 @@ fn uci_case(kind: Kind, setoptions: &[&str], path: &str) -> Result<(), String> {
 /// An xboard session: the option is refused with an `Error` line naming the file, and
 /// the engine still answers `ping` and moves.
 fn xboard_case(kind: Kind, command: &str, path: &str) -> Result<(), String> {
-    let mut w = Wire::start(&["xboard"]);
-    w.send("protover 2");
-    w.until(|l| l.contains("done=1"))?;
-    w.send(&command.replace("{}", path));
-    w.send("ping 1");
-    let lines = w.until(|l| l == "pong 1")?;
+    let mut w = Session::start_keeping_stderr(&["xboard"]);
+    w.send_ignoring_errors("protover 2");
+    w.try_until(|l| l.contains("done=1"), TIMEOUT)?;
+    w.send_ignoring_errors(&command.replace("{}", path));
+    w.send_ignoring_errors("ping 1");
+    let lines = w.try_until(|l| l == "pong 1", TIMEOUT)?;
     let named = lines
         .iter()
         .any(|l| l.starts_with("Error") && l.contains(path));
-    w.send("new");
-    w.send("force");
-    w.send(&format!("setboard {}", position_for(kind)));
-    w.send("sd 1");
-    w.send("go");
-    let moved = w.until(|l| l.starts_with("move "))?;
-    w.send("ping 2");
-    w.until(|l| l == "pong 2")?;
+    w.send_ignoring_errors("new");
+    w.send_ignoring_errors("force");
+    w.send_ignoring_errors(&format!("setboard {}", position_for(kind)));
+    w.send_ignoring_errors("sd 1");
+    w.send_ignoring_errors("go");
+    let moved = w.try_until(|l| l.starts_with("move "), TIMEOUT)?;
+    w.send_ignoring_errors("ping 2");
+    w.try_until(|l| l == "pong 2", TIMEOUT)?;
     let log = w.log.join("\n");
-    let stderr = w.finish("quit");
+    let stderr = w.finish();
     check_move(kind, moved.last().unwrap().split_whitespace().nth(1), &log)?;
     check_quiet(&stderr)?;
     if !named {
@@ -491,20 +346,20 @@ fn console_case(kind: Kind, command: &str, path: &str, may_read: bool) -> Result
         command.replace("{}", path),
         position_for(kind)
     );
-    let o = run_with_input(&["console"], &script);
+    let o = support::run_with_input(&["console"], &script, Some(TIMEOUT));
+    let text = o.text();
     if o.timed_out {
-        return Err(format!("hung:\n{}", o.text));
+        return Err(format!("hung:\n{text}"));
     }
-    check_quiet(&o.text)?;
-    if !o.text.contains("Sable plays") {
-        return Err(format!("no move after the error:\n{}", o.text));
+    check_quiet(&text)?;
+    if !text.contains("Sable plays") {
+        return Err(format!("no move after the error:\n{text}"));
     }
-    let named = o
-        .text
+    let named = text
         .lines()
         .any(|l| l.starts_with("error:") && l.contains(path));
     if !named && !may_read {
-        return Err(format!("no error line names {path}:\n{}", o.text));
+        return Err(format!("no error line names {path}:\n{text}"));
     }
     Ok(())
 }
@@ -547,7 +402,7 @@ fn names_place(text: &str, path: &str) -> bool {
 
 /// A tool run on a bad input: what is wrong with its answer, if anything.
 fn judge_tool(o: &Output, kind: Kind, bad: Bad, cut: Cut, path: &str) -> Result<(), String> {
-    let text = &o.text;
+    let text = &o.text();
     if o.timed_out {
         return Err(format!("still running after {TIMEOUT:?}:\n{text}"));
     }

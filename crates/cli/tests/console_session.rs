@@ -3,29 +3,13 @@
 //! and bad input gets one `error:` line while the session goes on. Also the dispatch of
 //! `sable` without arguments on its first line (`uci` or `xboard`).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod support;
 
+/// Runs `sable ARGS...` with `input` on its standard input; it must succeed. Its
+/// standard output.
 fn run(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sable"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("sable starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = support::run_with_input(args, input, None);
+    assert!(out.ok(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
 }
 

@@ -4,7 +4,10 @@
 
 pub mod session;
 
-use std::process::Command;
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 /// Runs `sable ARGS...`; whether it succeeded, and its stdout followed by its stderr.
 pub fn sable(args: &[&str]) -> (bool, String) {
@@ -15,6 +18,73 @@ pub fn sable(args: &[&str]) -> (bool, String) {
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success(), text)
+}
+
+/// What a finished (or stopped) run of [`run_with_input`] printed.
+pub struct Output {
+    /// The exit code; `None` when it was stopped after its timeout or by a signal.
+    pub code: Option<i32>,
+    pub timed_out: bool,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+}
+
+impl Output {
+    pub fn ok(&self) -> bool {
+        self.code == Some(0)
+    }
+
+    /// Standard output then standard error.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned() + &String::from_utf8_lossy(&self.stderr)
+    }
+}
+
+/// Runs `sable ARGS...` with `input` on its standard input (then its end), killed after
+/// `timeout` when there is one.
+pub fn run_with_input(args: &[&str], input: &str, timeout: Option<Duration>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sable"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sable starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = read_to_end(child.stdout.take().unwrap());
+    let err = read_to_end(child.stderr.take().unwrap());
+    let deadline = timeout.map(|t| Instant::now() + t);
+    let (code, timed_out) = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break (status.code(), false);
+        }
+        if deadline.is_some_and(|d| Instant::now() > d) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break (None, true);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let _ = feeder.join();
+    Output {
+        code,
+        timed_out,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
+}
+
+/// A thread that reads `pipe` to its end.
+fn read_to_end(mut pipe: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = pipe.read_to_end(&mut bytes);
+        bytes
+    })
 }
 
 /// The path of a data file (`testdata/` at the repository root, or `$SABLE_DATA`).
