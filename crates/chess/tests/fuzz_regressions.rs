@@ -137,3 +137,47 @@ fn full_move_number_zero_is_refused_or_read_as_one() {
     assert_eq!(pos.fullmoves(), 1);
     assert!(pos == Position::startpos());
 }
+
+/// Found by `epd` (20-minute run): an operand `Z0` (a null move in lenient SAN) came
+/// back from `Epd::moves` as a move, and a null move in `pv` was played.
+#[test]
+fn epd_operands_that_are_null_moves_are_refused() {
+    use sable_chess::notation::Epd;
+    for null in ["Z0", "--", "0000"] {
+        let epd: Epd = format!("4k3/8/8/8/8/8/8/4K2R w K - bm {null}; pv e1g1 {null};")
+            .parse()
+            .unwrap();
+        let e = epd.moves("bm").unwrap_err().to_string();
+        assert!(e.contains(null) && e.contains("null move"), "{e}");
+        let e = epd.pv().unwrap_err().to_string();
+        assert!(e.contains("'pv'") && e.contains(null), "{e}");
+    }
+    let epd: Epd = "4k3/8/8/8/8/8/8/4K2R w K - bm O-O; pv O-O Kd7;"
+        .parse()
+        .unwrap();
+    assert_eq!(epd.moves("bm").unwrap().len(), 1);
+    assert_eq!(epd.pv().unwrap().len(), 2);
+}
+
+/// Found by `record` (20-minute run): a rook marked as castling off its back rank (a7)
+/// unpacked as the right of the back-rank rook on its file (a8), so the position packed
+/// back differently. Such a rook is refused.
+#[test]
+fn a_castling_rook_off_its_back_rank_is_refused() {
+    use sable_chess::record::{PackedPosition, UnpackError};
+    let pos = Position::from_fen("4k3/8/8/8/8/8/R7/4K3 w - - 0 1", CastlingMode::Chess960).unwrap();
+    let mut bytes = PackedPosition::pack(&pos).unwrap().as_bytes().to_vec();
+    // Pieces in square order: e1, a2, e8; a2's code is the high nibble of byte 8.
+    bytes[8] = (bytes[8] & 0x0f) | (12 << 4);
+    let packed = PackedPosition::from_bytes(&bytes).unwrap();
+    assert_eq!(
+        packed.unpack(),
+        Err(UnpackError::CastlingRook(sable_chess::Square::A2))
+    );
+    // On its back rank the mark is a castling right, and packs back the same.
+    let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", CastlingMode::Standard).unwrap();
+    let packed = PackedPosition::pack(&pos).unwrap();
+    let back = packed.unpack().unwrap();
+    assert!(back == pos);
+    assert_eq!(PackedPosition::pack(&back).unwrap(), packed);
+}

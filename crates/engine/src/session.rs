@@ -499,9 +499,9 @@ mod tests {
         assert_eq!((l.movetime_ms, l.nodes), (None, Some(2_000)));
     }
 
-    /// SAN, as the tests write their moves.
-    fn parse_any_move(pos: &Position, san: &str) -> Result<Move, sable_chess::SanError> {
-        pos.parse_san(san)
+    /// SAN or UCI, as the tests write their moves.
+    fn parse_any_move(pos: &Position, text: &str) -> Result<Move, sable_chess::SanError> {
+        pos.parse_san_lenient(text)
     }
 
     fn quiet(_: SearchId, _: SearchEvent) {}

@@ -54,6 +54,23 @@ pub enum EpdError {
     },
 }
 
+/// The move an operand names in `pos` (SAN as real files write it, or UCI). A null move
+/// (`--`, `Z0`, `0000`) is not a move that can be best, avoided or played in a line.
+fn operand_move(pos: &Position, opcode: &str, operand: &str) -> Result<Move, EpdError> {
+    match pos.parse_san_lenient(operand) {
+        Ok(m) if m.is_null() => Err(EpdError::Operand {
+            opcode: opcode.to_string(),
+            operand: operand.to_string(),
+            expected: "a move (a null move is none)",
+        }),
+        Ok(m) => Ok(m),
+        Err(error) => Err(EpdError::Move {
+            opcode: opcode.to_string(),
+            error,
+        }),
+    }
+}
+
 impl Epd {
     /// A record with no operations.
     pub fn new(position: Position) -> Epd {
@@ -131,14 +148,7 @@ impl Epd {
         };
         op.operands
             .iter()
-            .map(|o| {
-                self.position
-                    .parse_san_lenient(o.as_str())
-                    .map_err(|error| EpdError::Move {
-                        opcode: opcode.to_string(),
-                        error,
-                    })
-            })
+            .map(|o| operand_move(&self.position, opcode, o.as_str()))
             .collect()
     }
 
@@ -150,12 +160,7 @@ impl Epd {
         let mut pos = self.position.clone();
         let mut out = Vec::with_capacity(op.operands.len());
         for o in &op.operands {
-            let m = pos
-                .parse_san_lenient(o.as_str())
-                .map_err(|error| EpdError::Move {
-                    opcode: "pv".into(),
-                    error,
-                })?;
+            let m = operand_move(&pos, "pv", o.as_str())?;
             pos.make(m);
             out.push(m);
         }

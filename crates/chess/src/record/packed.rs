@@ -28,6 +28,8 @@ pub enum UnpackError {
     UnusedBits { flags: u8 },
     #[error("packed position: full-move number 0 (the first move is number 1)")]
     FullmoveZero,
+    #[error("packed position: a rook marked as castling stands on {0}, off its back rank")]
+    CastlingRook(Square),
     #[error("packed position: {0}")]
     Position(#[from] PositionError),
 }
@@ -161,6 +163,11 @@ impl PackedPosition {
                     } else {
                         Color::Black
                     };
+                    // Only a rook on its back rank can castle; elsewhere its file would
+                    // name another rook, and the position would pack differently.
+                    if sq.rank() != Rank::FIRST.relative(color) {
+                        return Err(UnpackError::CastlingRook(sq));
+                    }
                     castling.push((color, CastlingToken::File(sq.file())));
                     Piece::new(color, Role::Rook)
                 }
