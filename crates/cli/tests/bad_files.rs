@@ -445,6 +445,32 @@ struct Case {
     runner: Runner,
 }
 
+/// `sable match` between two Sable processes at depth 1 from the openings of the bad file.
+fn match_openings(label: &str, kind: Kind, format: &str, engine: &str) -> Case {
+    tool(
+        label,
+        kind,
+        Cut::Fails,
+        &[
+            "match",
+            "-engine",
+            engine,
+            "name=a",
+            "-engine",
+            engine,
+            "name=b",
+            "-each",
+            "depth=1",
+            "-openings",
+            "file={}",
+            format,
+            "-games",
+            "2",
+            "-noprogress",
+        ],
+    )
+}
+
 fn tool(label: &str, kind: Kind, cut: Cut, args: &[&str]) -> Case {
     Case {
         label: label.to_string(),
@@ -702,49 +728,17 @@ fn every_reader_refuses_every_bad_file_clearly() {
             Fails,
             &["epd", "{}", "--engine", &epd_engine, "--depth", "1"],
         ),
-        tool(
+        match_openings(
             "match -openings (EPD)",
             EpdBook,
-            Fails,
-            &[
-                "match",
-                "-engine",
-                &sable_engine,
-                "name=a",
-                "-engine",
-                &sable_engine,
-                "name=b",
-                "-each",
-                "depth=1",
-                "-openings",
-                "file={}",
-                "format=epd",
-                "-games",
-                "2",
-                "-noprogress",
-            ],
+            "format=epd",
+            &sable_engine,
         ),
-        tool(
+        match_openings(
             "match -openings (PGN)",
             PgnBook,
-            Fails,
-            &[
-                "match",
-                "-engine",
-                &sable_engine,
-                "name=a",
-                "-engine",
-                &sable_engine,
-                "name=b",
-                "-each",
-                "depth=1",
-                "-openings",
-                "file={}",
-                "format=pgn",
-                "-games",
-                "2",
-                "-noprogress",
-            ],
+            "format=pgn",
+            &sable_engine,
         ),
         tool(
             "match -engine book=",
