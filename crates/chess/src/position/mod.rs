@@ -479,17 +479,24 @@ impl Position {
                         return !self.is_attacked(to, !us, occupied - from);
                     }
                 }
-                if self.checkers.more_than_one() {
-                    return false;
-                }
-                if let Some(checker) = self.checkers.first() {
-                    if !(between(king, checker) | checker).contains(to) {
-                        return false;
-                    }
-                }
-                !self.pinned.contains(from) || line(king, from).contains(to)
+                self.keeps_king_safe(king, from, to)
             }
         }
+    }
+
+    /// Whether moving our non-king piece from `from` to `to` (not en passant) leaves our
+    /// king, on `king`, out of check: it answers any single check and leaves no pin.
+    #[inline]
+    fn keeps_king_safe(&self, king: Square, from: Square, to: Square) -> bool {
+        if self.checkers.more_than_one() {
+            return false;
+        }
+        if let Some(checker) = self.checkers.first() {
+            if !(between(king, checker) | checker).contains(to) {
+                return false;
+            }
+        }
+        !self.pinned.contains(from) || line(king, from).contains(to)
     }
 
     /// Whether our non-pawn piece of `role` on `from`, which attacks `to`, may go there:
@@ -506,16 +513,7 @@ impl Position {
         if role == Role::King {
             return !self.is_attacked(to, !us, self.occupied() - from);
         }
-        if self.checkers.more_than_one() {
-            return false;
-        }
-        let king = self.king(us);
-        if let Some(checker) = self.checkers.first() {
-            if !(between(king, checker) | checker).contains(to) {
-                return false;
-            }
-        }
-        !self.pinned.contains(from) || line(king, from).contains(to)
+        self.keeps_king_safe(self.king(us), from, to)
     }
 
     /// Whether en passant from `from` to the ep square `to` leaves our king safe.
