@@ -719,14 +719,10 @@ impl Console {
                 return;
             }
             "chess960" => {
-                let result = crate::options::check("chess960", &value).and_then(|on| {
-                    self.session
-                        .engine
-                        .set_chess960(on)
-                        .map_err(|e| e.to_string())
-                });
+                let result = crate::options::check("chess960", &value)
+                    .and_then(|on| crate::options::done(self.session.engine.set_chess960(on)));
                 match result {
-                    Ok(()) => self.say(&format!("chess960 set to {value}")),
+                    Ok(_) => self.say(&format!("chess960 set to {value}")),
                     Err(e) => self.err(format!("set: {e}")),
                 }
                 return;

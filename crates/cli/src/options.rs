@@ -26,7 +26,7 @@ pub enum Kind {
     Folder,
     /// A file; the text shown when none is set.
     File(&'static str),
-    /// One of the names (the second): the default, then all of them.
+    /// One of a list of names: the default, then the list.
     Combo(&'static str, &'static [&'static str]),
 }
 
@@ -79,7 +79,7 @@ pub static ENGINE_OPTIONS: std::sync::LazyLock<Vec<EngineOption>> =
             }),
             option(
                 "BookMode",
-                Kind::Combo("weighted", &BookMode::NAMES),
+                Kind::Combo(BookMode::default().name(), &BookMode::NAMES),
                 |e, v| {
                     let mode = BookMode::parse(v)
                         .ok_or_else(|| format!("BookMode must be best or weighted, got '{v}'"))?;
@@ -153,7 +153,8 @@ where
     }
 }
 
-fn done(result: Result<(), EngineError>) -> Result<Vec<String>, String> {
+/// A setter's result as an [`Apply`] result: nothing to show, or the error's text.
+pub fn done(result: Result<(), EngineError>) -> Result<Vec<String>, String> {
     result.map(|_| Vec::new()).map_err(|e| e.to_string())
 }
 
@@ -166,10 +167,11 @@ pub fn number(name: &str, value: &str) -> Result<i64, String> {
 
 /// On or off: UCI writes `true`/`false`, xboard `1`/`0`, people `on`/`off`.
 pub fn check(name: &str, value: &str) -> Result<bool, String> {
-    match value.trim().to_ascii_lowercase().as_str() {
+    let v = value.trim();
+    match v.to_ascii_lowercase().as_str() {
         "true" | "on" | "1" => Ok(true),
         "false" | "off" | "0" => Ok(false),
-        v => Err(format!("{name} needs true or false, got '{v}'")),
+        _ => Err(format!("{name} needs true or false, got '{v}'")),
     }
 }
 

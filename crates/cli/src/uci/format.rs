@@ -28,18 +28,14 @@ pub fn apply_option(
     name: &str,
     value: Option<&str>,
 ) -> Result<Vec<String>, String> {
-    use crate::options::check;
+    use crate::options::{check, done};
     let value = value.unwrap_or("");
-    let none = |_| Vec::new();
     match crate::options::option_key(name).as_str() {
         "ponder" => {
             engine.set_ponder(check("Ponder", value)?);
             Ok(Vec::new())
         }
-        "uci_chess960" => engine
-            .set_chess960(check("UCI_Chess960", value)?)
-            .map(none)
-            .map_err(|e| e.to_string()),
+        "uci_chess960" => done(engine.set_chess960(check("UCI_Chess960", value)?)),
         "uci_showwdl" => {
             engine.set_show_wdl(check("UCI_ShowWDL", value)?);
             Ok(Vec::new())
