@@ -6,7 +6,8 @@
 #[path = "xboard_protocol/harness.rs"]
 mod harness;
 
-use harness::{fen, is_thinking, parse_any_move, Engine};
+use harness::{fen, is_thinking, Engine};
+use sable::notation::parse_any_move;
 use sable_chess::Position;
 use std::time::{Duration, Instant};
 

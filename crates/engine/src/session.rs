@@ -499,11 +499,6 @@ mod tests {
         assert_eq!((l.movetime_ms, l.nodes), (None, Some(2_000)));
     }
 
-    /// SAN or UCI, as the tests write their moves.
-    fn parse_any_move(pos: &Position, text: &str) -> Result<Move, sable_chess::SanError> {
-        pos.parse_san_lenient(text)
-    }
-
     fn quiet(_: SearchId, _: SearchEvent) {}
 
     #[test]
@@ -511,7 +506,7 @@ mod tests {
         let mut s = Session::default();
         s.new_game().unwrap();
         for text in ["e2e4", "e7e5", "g1f3"] {
-            let m = parse_any_move(&s.position(), text).unwrap();
+            let m = s.position().parse_san_lenient(text).unwrap();
             s.play(m).unwrap();
         }
         assert_eq!(s.position().turn(), Color::Black);
@@ -525,7 +520,7 @@ mod tests {
         assert_eq!(s.take_back(5), 2);
         assert_eq!(s.position().fen(), Position::startpos().fen());
         // A different move forgets what could be redone.
-        let m = parse_any_move(&s.position(), "d4").unwrap();
+        let m = s.position().parse_san_lenient("d4").unwrap();
         s.play(m).unwrap();
         assert_eq!(s.redo().unwrap(), None);
     }
@@ -534,23 +529,23 @@ mod tests {
     fn pondering_hides_the_guess_and_takes_it_back() {
         let mut s = Session::default();
         s.new_game().unwrap();
-        let e4 = parse_any_move(&s.position(), "e4").unwrap();
+        let e4 = s.position().parse_san_lenient("e4").unwrap();
         s.play(e4).unwrap();
         let before = s.position().fen();
-        let guess = parse_any_move(&s.position(), "c5").unwrap();
+        let guess = s.position().parse_san_lenient("c5").unwrap();
         s.ponder_on(guess, quiet).unwrap();
         assert_eq!(s.mode(), Mode::Pondering);
         assert_eq!(s.position().fen(), before);
         assert_eq!(s.moves().len(), 1);
         assert_eq!(s.outcome(), None);
         // A miss: the guess is taken back, the real move played.
-        let e5 = parse_any_move(&s.position(), "e5").unwrap();
+        let e5 = s.position().parse_san_lenient("e5").unwrap();
         assert!(!s.ponder_hit(e5));
         s.play(e5).unwrap();
         assert_eq!(s.moves().len(), 2);
         assert_eq!(s.mode(), Mode::Waiting);
         // A hit: the guess becomes the game move and the search goes on as thinking.
-        let guess = parse_any_move(&s.position(), "Nf3").unwrap();
+        let guess = s.position().parse_san_lenient("Nf3").unwrap();
         s.ponder_on(guess, quiet).unwrap();
         assert!(s.ponder_hit(guess));
         assert_eq!(s.mode(), Mode::Thinking);

@@ -2,6 +2,7 @@
 //! pattern, keeps the whole transcript, and tracks the game with `sable_chess` so that
 //! every engine move can be checked for legality.
 
+use sable::notation::parse_any_move;
 use sable_chess::{CastlingMode, Position};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -157,14 +158,4 @@ pub fn fen(text: &str) -> Position {
 pub fn is_thinking(line: &str) -> bool {
     let mut t = line.split_whitespace();
     (0..4).all(|_| t.next().is_some_and(|w| w.parse::<i64>().is_ok()))
-}
-
-/// A move as the engine writes it in thinking output, hints and `move` lines: UCI
-/// coordinates or SAN.
-pub fn parse_any_move(pos: &Position, text: &str) -> Result<sable_chess::Move, String> {
-    let t = text.trim();
-    match pos.parse_uci(t) {
-        Ok(m) => Ok(m),
-        Err(_) => pos.parse_san_lenient(t).map_err(|e| e.to_string()),
-    }
 }
