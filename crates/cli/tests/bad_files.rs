@@ -9,9 +9,7 @@
 //! and the engine still answers and plays. A few readers keep the whole records of a
 //! file cut short and say what they left out, as documented (see [`Cut`]).
 //!
-//! One table runs every reader on every input and lists every failure at once. The
-//! `sable epd`, `sable match` and `sable analyse` cases are kept here too; the ones that
-//! still fail are listed in [`KNOWN_FAILURES`] (reported, not failed on, until fixed).
+//! One table runs every reader on every input and lists every failure at once.
 
 mod support;
 
@@ -298,14 +296,29 @@ fn uci_case(kind: Kind, setoptions: &[&str], path: &str) -> Result<(), String> {
     let best = w.try_until(|l| l.starts_with("bestmove"), TIMEOUT)?;
     w.send_ignoring_errors("isready");
     w.try_until(|l| l == "readyok", TIMEOUT)?;
+    session_verdict(
+        w,
+        kind,
+        &best,
+        named.then_some(()).ok_or("info string"),
+        path,
+    )
+}
+
+/// The end of a UCI or xboard case: the move played (the last of `moved`, its second
+/// word) is legal, nothing panicked, and a line of the kind `named` says named the file.
+fn session_verdict(
+    w: Session,
+    kind: Kind,
+    moved: &[String],
+    named: Result<(), &str>,
+    path: &str,
+) -> Result<(), String> {
     let log = w.log.join("\n");
     let stderr = w.finish();
-    check_move(kind, best.last().unwrap().split_whitespace().nth(1), &log)?;
+    check_move(kind, moved.last().unwrap().split_whitespace().nth(1), &log)?;
     check_quiet(&stderr)?;
-    if !named {
-        return Err(format!("no info string names {path}:\n{log}"));
-    }
-    Ok(())
+    named.map_err(|line| format!("no {line} names {path}:\n{log}"))
 }
 
 /// An xboard session: the option is refused with an `Error` line naming the file, and
@@ -328,14 +341,13 @@ fn xboard_case(kind: Kind, command: &str, path: &str) -> Result<(), String> {
     let moved = w.try_until(|l| l.starts_with("move "), TIMEOUT)?;
     w.send_ignoring_errors("ping 2");
     w.try_until(|l| l == "pong 2", TIMEOUT)?;
-    let log = w.log.join("\n");
-    let stderr = w.finish();
-    check_move(kind, moved.last().unwrap().split_whitespace().nth(1), &log)?;
-    check_quiet(&stderr)?;
-    if !named {
-        return Err(format!("no Error line names {path}:\n{log}"));
-    }
-    Ok(())
+    session_verdict(
+        w,
+        kind,
+        &moved,
+        named.then_some(()).ok_or("Error line"),
+        path,
+    )
 }
 
 /// A console session: the command gets an `error:` line naming the file (or, for a
@@ -479,11 +491,6 @@ fn tool(label: &str, kind: Kind, cut: Cut, args: &[&str]) -> Case {
         runner: Runner::Tool(args.iter().map(|s| s.to_string()).collect()),
     }
 }
-
-/// Cases of `sable epd`, `sable match` and `sable analyse` (another crate's commands)
-/// that still fail, by `label on input`: reported here, not failed on. A case listed
-/// that passes fails the test, so that the list shrinks as they are fixed.
-const KNOWN_FAILURES: &[&str] = &[];
 
 /// Every reader × every bad input; all failures are listed together.
 #[test]
@@ -721,7 +728,7 @@ fn every_reader_refuses_every_bad_file_clearly() {
             cut: Fails,
             runner: Runner::Console("set syzygypath {}"),
         },
-        // Another crate's commands (see KNOWN_FAILURES).
+        // The match runner's commands (crates/arena) and the analysis tool.
         tool(
             "epd",
             Tactics,
@@ -769,7 +776,6 @@ fn every_reader_refuses_every_bad_file_clearly() {
     ];
 
     let mut failures = Vec::new();
-    let mut known = Vec::new();
     let mut ran = 0;
     for case in &cases {
         for bad in Bad::all() {
@@ -802,23 +808,10 @@ fn every_reader_refuses_every_bad_file_clearly() {
                     console_case(case.kind, command, &path, may_read)
                 }
             };
-            let listed = KNOWN_FAILURES.contains(&id.as_str());
-            match (result, listed) {
-                (Ok(()), false) => {}
-                (Ok(()), true) => {
-                    failures.push(format!("{id}: passes now; take it off KNOWN_FAILURES"))
-                }
-                (Err(e), true) => known.push(format!("{id}: {}", first_lines(&e))),
-                (Err(e), false) => failures.push(format!("{id}: {e}")),
+            if let Err(e) = result {
+                failures.push(format!("{id}: {e}"));
             }
         }
-    }
-    if !known.is_empty() {
-        eprintln!(
-            "{} known failures (another crate's commands):\n{}",
-            known.len(),
-            known.join("\n")
-        );
     }
     assert!(
         failures.is_empty(),
@@ -826,9 +819,4 @@ fn every_reader_refuses_every_bad_file_clearly() {
         failures.len(),
         failures.join("\n\n")
     );
-}
-
-/// The first lines of a long report.
-fn first_lines(text: &str) -> String {
-    text.lines().take(4).collect::<Vec<_>>().join(" / ")
 }
