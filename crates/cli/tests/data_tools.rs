@@ -252,10 +252,10 @@ fn to_text_writes_legal_positions_that_replay_into_each_other() {
     }
     assert_eq!(starts, gs.len());
     // Filtered: fewer lines, none in check, each one of the unfiltered lines.
-    let quiet = temp("quiet.txt");
-    let (ok, out) = sable(&["data", "to-text", &file, "-o", &quiet]);
+    let quiet_path = temp("quiet.txt");
+    let (ok, out) = sable(&["data", "to-text", &file, "-o", &quiet_path]);
     assert!(ok, "{out}");
-    let quiet = std::fs::read_to_string(&quiet).unwrap();
+    let quiet = std::fs::read_to_string(&quiet_path).unwrap();
     let n = quiet.lines().count();
     assert!(n > 0 && n < plies, "{n} of {plies}");
     for line in quiet.lines() {
@@ -267,6 +267,25 @@ fn to_text_writes_legal_positions_that_replay_into_each_other() {
             "{line} is not among --all"
         );
     }
+    // The trainer reads the text (scores from White's side) into the very samples it
+    // reads from the records (scores from the mover's side).
+    use sable_engine::nnue::train::data::{load, LoadStats};
+    let (mut from_records, mut from_text) = (Vec::new(), Vec::new());
+    load(
+        std::path::Path::new(&file),
+        &mut from_records,
+        &mut LoadStats::default(),
+    )
+    .unwrap();
+    load(
+        std::path::Path::new(&quiet_path),
+        &mut from_text,
+        &mut LoadStats::default(),
+    )
+    .unwrap();
+    assert_eq!(from_records.len(), n);
+    assert!(from_records.iter().any(|s| s.score != 0));
+    assert_eq!(from_records, from_text);
 }
 
 #[test]

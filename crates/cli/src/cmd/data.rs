@@ -320,7 +320,13 @@ fn to_text(file: &str, out: &str, all: bool) -> CliResult {
         kept.clear();
         training_positions(g, &filter, &mut kept).expect("replayed already");
         for t in &kept {
-            writeln!(w, "{} | {} | {label}", t.pos.fen(), t.score).map_err(io(out))?;
+            // The text format gives score and result from White's side; records keep
+            // the mover's score.
+            let white = match t.pos.turn() {
+                sable_chess::Color::White => t.score,
+                sable_chess::Color::Black => -t.score,
+            };
+            writeln!(w, "{} | {white} | {label}", t.pos.fen()).map_err(io(out))?;
             lines += 1;
         }
         Ok(())
