@@ -9,7 +9,7 @@ use sable_chess::{Color, Position};
 use sable_engine::eval::Evaluator;
 use sable_engine::nnue::train::checkpoint::Checkpoint;
 use sable_engine::nnue::train::data::{self, LoadStats, Sample};
-use sable_engine::nnue::train::model::{Params, Scratch};
+use sable_engine::nnue::train::model::{fit_scale, Objective, Params, Scratch};
 use sable_engine::nnue::train::rng::Rng;
 use sable_engine::nnue::train::{self as trainer, dense, TrainConfig};
 use sable_engine::nnue::Network;
@@ -71,7 +71,7 @@ fn training_lowers_the_validation_loss() {
     let cfg = config();
     let (train, val) = trainer::split(samples(4000, 1), cfg.val, cfg.seed);
     let start = trainer::fresh(&cfg);
-    let before = trainer::mean_loss(&start.params, &val, cfg.wdl, 1);
+    let before = trainer::mean_loss(&start.params, &val, cfg.objective(), 1);
     let mut epochs = Vec::new();
     let done = trainer::train(&cfg, start, &train, &val, |e| {
         if let trainer::TrainEvent::Epoch(r) = e {
@@ -151,12 +151,85 @@ fn sparse_gradient_equals_the_dense_reference() {
     let mut scratch = Scratch::new(16);
     for s in samples(50, 6) {
         let (mut g1, mut g2) = (vec![0.0; n], vec![0.0; n]);
-        let l1 = params.backward(&s, 0.3, &mut g1, &mut scratch);
-        let l2 = dense::backward_dense(&params, &s, 0.3, &mut g2);
+        let obj = Objective {
+            wdl: 0.3,
+            scale: 400.0,
+        };
+        let l1 = params.backward(&s, obj, &mut g1, &mut scratch);
+        let l2 = dense::backward_dense(&params, &s, obj, &mut g2);
         assert!((l1 - l2).abs() < 1e-6);
         for (a, b) in g1.iter().zip(&g2) {
             assert!((a - b).abs() <= 1e-6 + 1e-4 * b.abs(), "{a} vs {b}");
         }
+    }
+}
+
+/// The analytic gradient against central differences of the loss itself, with a score
+/// scale other than the output unit (so the sigmoid's slope enters the chain rule).
+#[test]
+fn gradient_matches_finite_differences_of_the_loss() {
+    let mut params = Params::random(16, &mut Rng(9));
+    let b = params.ft_b_at();
+    for (i, w) in params.w[b..b + 16].iter_mut().enumerate() {
+        *w = i as f32 / 20.0 + 0.05;
+    }
+    let obj = Objective {
+        wdl: 0.4,
+        scale: 130.0,
+    };
+    let n = params.w.len();
+    let mut scratch = Scratch::new(16);
+    let mut checked = 0;
+    for s in samples(20, 11) {
+        let mut grad = vec![0.0; n];
+        params.backward(&s, obj, &mut grad, &mut scratch);
+        let f = s.active()[0] as usize;
+        // The output bias, an output weight, a feature bias, an active feature's weight.
+        for idx in [params.out_b_at(), params.out_w_at() + 3, b + 5, f * 16 + 5] {
+            let (w0, h) = (params.w[idx], 1e-3f32);
+            params.w[idx] = w0 + h;
+            let up = params.loss(&s, obj, &mut scratch) as f64;
+            params.w[idx] = w0 - h;
+            let down = params.loss(&s, obj, &mut scratch) as f64;
+            params.w[idx] = w0;
+            let numeric = (up - down) / (2.0 * h as f64);
+            let analytic = grad[idx] as f64;
+            assert!(
+                (numeric - analytic).abs() <= 2e-4 + 0.02 * analytic.abs(),
+                "parameter {idx}: numeric {numeric}, analytic {analytic}"
+            );
+            checked += (analytic.abs() > 1e-5) as usize;
+        }
+    }
+    assert!(
+        checked > 20,
+        "too few non-zero gradients checked: {checked}"
+    );
+}
+
+/// Results drawn from a known logistic model are fitted back to its scale.
+#[test]
+fn fit_scale_recovers_the_scale_that_made_the_results() {
+    for truth in [120.0f64, 400.0] {
+        let mut rng = Rng(truth as u64);
+        let samples: Vec<Sample> = (0..100_000)
+            .map(|_| {
+                let score = rng.below(1201) as i32 - 600;
+                let p = 1.0 / (1.0 + (-(score as f64) / truth).exp());
+                let won = (rng.below(1_000_000) as f64) < p * 1e6;
+                Sample {
+                    features: [0; sable_engine::nnue::MAX_ACTIVE],
+                    count: 0,
+                    result: if won { 2 } else { 0 },
+                    score: score as i16,
+                }
+            })
+            .collect();
+        let fitted = fit_scale(&samples) as f64;
+        assert!(
+            (fitted / truth - 1.0).abs() < 0.08,
+            "fitted {fitted} for a true scale of {truth}"
+        );
     }
 }
 
@@ -225,4 +298,33 @@ fn reads_game_records_through_the_filter_and_text_lines() {
     );
     let _ = std::fs::remove_dir_all(dir);
     let _ = Color::White;
+}
+
+/// A hidden size the engine cannot load, or a score scale that is not a positive number,
+/// is refused before any training, not found out at the export after the run.
+#[test]
+fn sizes_and_scales_the_engine_cannot_use_are_refused_up_front() {
+    let (train, val) = trainer::split(samples(200, 4), 0.1, 1);
+    for (hidden, scale) in [
+        (8, 400.0),
+        (24, 400.0),
+        (2048, 400.0),
+        (16, 0.0),
+        (16, f32::NAN),
+    ] {
+        let cfg = TrainConfig {
+            hidden,
+            scale,
+            epochs: 1,
+            ..config()
+        };
+        let mut batches = 0;
+        let result = trainer::train(&cfg, trainer::fresh(&cfg), &train, &val, |_| batches += 1);
+        let err = result.err().expect("refused").to_string();
+        assert!(
+            err.contains("hidden size") || err.contains("scale"),
+            "{hidden}, {scale}: {err}"
+        );
+        assert_eq!(batches, 0, "{hidden}, {scale}: trained before refusing");
+    }
 }

@@ -8,7 +8,7 @@ use super::{CliError, CliResult};
 use indicatif::{ProgressBar, ProgressStyle};
 use sable_engine::nnue::train::checkpoint::Checkpoint;
 use sable_engine::nnue::train::data::{self, LoadStats};
-use sable_engine::nnue::train::{self as trainer, dense, TrainConfig, TrainEvent};
+use sable_engine::nnue::train::{self as trainer, dense, model, TrainConfig, TrainEvent};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -34,6 +34,10 @@ pub struct Args {
     /// Weight of the game result in the target; the rest is the score.
     #[arg(long, default_value_t = TrainConfig::default().wdl)]
     wdl: f32,
+    /// Sigmoid scale of the scores in centipawns (the score at which a side is expected
+    /// to make 73 %), or `auto`: fitted to the training positions' results.
+    #[arg(long, default_value = "400", value_parser = parse_scale)]
+    scale: Scale,
     /// Fraction of positions held out for validation.
     #[arg(long, default_value_t = TrainConfig::default().val)]
     val: f32,
@@ -47,6 +51,26 @@ pub struct Args {
     /// Measure positions/s of the trainer and of the dense reference, then exit.
     #[arg(long)]
     bench: bool,
+}
+
+/// `--scale`: fitted to the data, or given.
+#[derive(Clone, Copy, Debug)]
+enum Scale {
+    Auto,
+    Cp(f32),
+}
+
+/// `auto` or a positive number of centipawns.
+fn parse_scale(text: &str) -> Result<Scale, String> {
+    if text == "auto" {
+        return Ok(Scale::Auto);
+    }
+    match text.parse::<f32>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(Scale::Cp(v)),
+        _ => Err(format!(
+            "'{text}' is neither `auto` nor a positive number of centipawns"
+        )),
+    }
 }
 
 pub fn run(args: Args) -> CliResult {
@@ -69,6 +93,17 @@ pub fn run(args: Args) -> CliResult {
         train_set.len(),
         val_set.len()
     );
+    // The scale the games' results fit is worth knowing even when it is not used: with
+    // `--wdl` above 0 a scale far from it pulls the net off the search's centipawns.
+    let fitted = model::fit_scale(&train_set);
+    let scale = match args.scale {
+        Scale::Cp(v) => v,
+        Scale::Auto => fitted,
+    };
+    eprintln!(
+        "score scale {scale:.0} cp (the results fit {fitted:.0} cp), wdl {}",
+        args.wdl
+    );
     let cfg = TrainConfig {
         hidden: args.hidden,
         epochs: args.epochs,
@@ -76,6 +111,7 @@ pub fn run(args: Args) -> CliResult {
         batch: args.batch,
         lr: args.lr,
         wdl: args.wdl,
+        scale,
         val: args.val,
         threads: args.threads,
         seed: args.seed,
@@ -83,7 +119,13 @@ pub fn run(args: Args) -> CliResult {
     };
     if args.bench {
         let state = trainer::fresh(&cfg);
-        let t = dense::measure(&state.params, &train_set, cfg.wdl, cfg.threads, cfg.batch);
+        let t = dense::measure(
+            &state.params,
+            &train_set,
+            cfg.objective(),
+            cfg.threads,
+            cfg.batch,
+        );
         println!(
             "hidden {}: sparse trainer {:.0} pos/s (1 thread), {:.0} pos/s ({} threads); \
              dense reference {:.0} pos/s (1 thread); sparse/dense {:.1}x",

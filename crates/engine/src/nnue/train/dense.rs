@@ -8,11 +8,11 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::data::Sample;
-use super::model::{sigmoid, Params, K};
+use super::model::{sigmoid, Objective, Params};
 use crate::nnue::{mirror_feature, INPUTS};
 
 /// Adds one sample's gradient into `grad` the dense way; returns its loss.
-pub fn backward_dense(p: &Params, sample: &Sample, wdl: f32, grad: &mut [f32]) -> f32 {
+pub fn backward_dense(p: &Params, sample: &Sample, obj: Objective, grad: &mut [f32]) -> f32 {
     let h = p.hidden;
     let (bias, ow, ob) = (p.ft_b_at(), p.out_w_at(), p.out_b_at());
     let mut x = [[0.0f32; INPUTS]; 2];
@@ -34,9 +34,9 @@ pub fn backward_dense(p: &Params, sample: &Sample, wdl: f32, grad: &mut [f32]) -
             out += c * c * p.w[ow + side * h + j];
         }
     }
-    let q = sigmoid(out);
-    let target = wdl * sample.result as f32 / 2.0 + (1.0 - wdl) * sigmoid(sample.score as f32 / K);
-    let g = 2.0 * (q - target) * q * (1.0 - q);
+    let q = sigmoid(out * obj.slope());
+    let target = obj.target(sample);
+    let g = 2.0 * (q - target) * q * (1.0 - q) * obj.slope();
     grad[ob] += g;
     for side in 0..2 {
         let o = ow + side * h;
@@ -78,7 +78,7 @@ pub struct Throughput {
 pub fn measure(
     p: &Params,
     samples: &[Sample],
-    wdl: f32,
+    obj: Objective,
     threads: usize,
     batch: usize,
 ) -> Throughput {
@@ -92,7 +92,7 @@ pub fn measure(
         let start = std::time::Instant::now();
         for chunk in samples.chunks(batch) {
             let refs: Vec<&Sample> = chunk.iter().collect();
-            super::batch_gradient(p, &refs, wdl, &mut grads, &mut scratch, &mut grad);
+            super::batch_gradient(p, &refs, obj, &mut grads, &mut scratch, &mut grad);
         }
         samples.len() as f64 / start.elapsed().as_secs_f64().max(1e-9)
     };
@@ -103,7 +103,7 @@ pub fn measure(
     for chunk in samples.chunks(batch) {
         grad.fill(0.0);
         for s in chunk {
-            backward_dense(p, s, wdl, &mut grad);
+            backward_dense(p, s, obj, &mut grad);
         }
     }
     let dense_1 = samples.len() as f64 / start.elapsed().as_secs_f64().max(1e-9);
