@@ -15,7 +15,7 @@ sampling), so a run is reproducible and its error bars are binomial: the 95% int
 printed is Wilson's.
 
 Usage:
-  tools/move-matching.py [--positions N] [--seed S] [--movetime MS] [--from-ply P]
+  tools/move-matching.py [--positions N] [--seed S] [--movetime MS|--depth D|--nodes N] [--from-ply P]
       [--engine NAME=CMD]... [--option NAME:OPT=VALUE]... GAMES.pgn|DIR...
 
 Defaults: 2,000 positions, seed 1, 100 ms a move, from ply 10, and the engines
@@ -110,6 +110,8 @@ def main():
     ap.add_argument("--positions", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--movetime", type=int, default=100, help="milliseconds a move")
+    ap.add_argument("--depth", type=int, help="a depth limit instead of --movetime")
+    ap.add_argument("--nodes", type=int, help="a node limit instead of --movetime")
     ap.add_argument("--from-ply", type=int, default=10)
     ap.add_argument("--engine", action="append", default=[], metavar="NAME=CMD")
     ap.add_argument("--option", action="append", default=[], metavar="NAME:OPT=VALUE")
@@ -125,11 +127,17 @@ def main():
         key, value = rest.split("=", 1)
         extra[name][key] = value
 
+    if args.depth:
+        limit, how = chess.engine.Limit(depth=args.depth), f"depth {args.depth}"
+    elif args.nodes:
+        limit, how = chess.engine.Limit(nodes=args.nodes), f"{args.nodes} nodes a move"
+    else:
+        limit, how = chess.engine.Limit(time=args.movetime / 1000), f"{args.movetime} ms a move"
     sample, eligible, skipped = sample_positions(args.games, args.positions, args.seed, args.from_ply)
     if not sample:
         sys.exit("no eligible positions (rated standard games with WhiteElo/BlackElo tags)")
     print(f"{len(sample)} positions sampled from {eligible} (ply >= {args.from_ply}); "
-          f"{skipped} games skipped (unrated, variant or unreadable); {args.movetime} ms a move")
+          f"{skipped} games skipped (unrated, variant or unreadable); {how}")
 
     hits = {}
     clamped = {}
@@ -150,7 +158,7 @@ def main():
                 for m in history:
                     board.push(m)
                 assert board.fen() == fen
-                result = eng.play(board, chess.engine.Limit(time=args.movetime / 1000), game=gid)
+                result = eng.play(board, limit, game=gid)
                 if result.move is None or result.move not in board.legal_moves:
                     sys.exit(f"{name} answered {result.move} in {fen}")
                 row.append(result.move == played)
