@@ -36,7 +36,7 @@ pub struct Args {
     wdl: f32,
     /// Sigmoid scale of the scores in centipawns (the score at which a side is expected
     /// to make 73 %), or `auto`: fitted to the training positions' results.
-    #[arg(long, default_value = "400", value_parser = parse_scale)]
+    #[arg(long, default_value_t = Scale::Cp(TrainConfig::default().scale), value_parser = parse_scale)]
     scale: Scale,
     /// Fraction of positions held out for validation.
     #[arg(long, default_value_t = TrainConfig::default().val)]
@@ -58,6 +58,15 @@ pub struct Args {
 enum Scale {
     Auto,
     Cp(f32),
+}
+
+impl std::fmt::Display for Scale {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Scale::Auto => write!(f, "auto"),
+            Scale::Cp(v) => write!(f, "{v}"),
+        }
+    }
 }
 
 /// `auto` or a positive number of centipawns.
