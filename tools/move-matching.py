@@ -142,8 +142,13 @@ def main():
     hits = {}
     clamped = {}
     for name, cmd in engines:
-        eng = chess.engine.SimpleEngine.popen_uci(cmd.split())
         try:
+            eng = chess.engine.SimpleEngine.popen_uci(cmd.split(), timeout=20)
+        except (OSError, chess.engine.EngineError, TimeoutError) as e:
+            sys.exit(f"{name}: '{cmd}' did not start as a UCI engine: {e!r}")
+        try:
+            if "UCI_Elo" not in eng.options:
+                sys.exit(f"{name} ({cmd}) has no UCI_Elo option to limit it with")
             lo = eng.options["UCI_Elo"].min
             hi = eng.options["UCI_Elo"].max
             base = {"Threads": 1, "Hash": 16, "UCI_LimitStrength": True}
