@@ -792,73 +792,30 @@ fn strength_options_are_listed_checked_and_played() {
 #[cfg(target_os = "linux")]
 #[test]
 fn threads_the_system_refuses_leave_a_smaller_search_that_still_answers() {
-    use std::io::{BufRead, BufReader};
-    let mut child = Command::new("sh")
-        .args([
-            "-c",
-            "ulimit -v 300000 && exec \"$0\"",
-            env!("CARGO_BIN_EXE_sable"),
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("sh starts sable");
-    let pid = child.id();
-    // A watchdog: a hung engine fails the test instead of hanging it. It stands down
-    // once the engine has been waited for, so it never kills a reused pid.
-    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let watchdog = {
-        let done = done.clone();
-        std::thread::spawn(move || {
-            let deadline = Instant::now() + Duration::from_secs(60);
-            while !done.load(std::sync::atomic::Ordering::SeqCst) {
-                if Instant::now() > deadline {
-                    let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        })
-    };
-    let mut stdin = child.stdin.take().unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut log = Vec::new();
-    let mut until = |want: &str, log: &mut Vec<String>| {
-        for line in lines.by_ref() {
-            let line = line.expect("utf-8 output");
-            log.push(line.clone());
-            if line.starts_with(want) {
-                return line;
-            }
-        }
-        panic!("the engine ended before '{want}': {log:?}");
-    };
-    writeln!(
-        stdin,
-        "uci\nsetoption name Hash value 1\nsetoption name Threads value 8\nisready"
+    let mut s = Session::start_with_address_space_limit(300_000);
+    s.send("uci");
+    s.until_within(|l| l == "uciok", 5000);
+    s.send("setoption name Hash value 1");
+    s.send("setoption name Threads value 8");
+    s.ready();
+    let pos = Position::from_fen(
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        CastlingMode::Standard,
     )
     .unwrap();
-    until("readyok", &mut log);
     for depth in [6, 4] {
-        writeln!(stdin, "position startpos moves e2e4\ngo depth {depth}").unwrap();
-        let best = until("bestmove", &mut log);
-        let mv = best.split_whitespace().nth(1).expect("a move");
-        let pos = Position::from_fen(
-            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-            CastlingMode::Standard,
-        )
-        .unwrap();
-        pos.parse_uci(mv).expect("a legal move");
+        s.send("position startpos moves e2e4");
+        s.send(&format!("go depth {depth}"));
+        let (_, best) = s.bestmove(20_000);
+        pos.parse_uci(best_of(&best)).expect("a legal move");
     }
-    let refused: Vec<&String> = log
+    let refused = s
+        .log
         .iter()
-        .filter(|l| l.starts_with("info string only ") && l.contains("of 8 search threads"))
-        .collect();
-    assert_eq!(refused.len(), 2, "{log:?}");
-    writeln!(stdin, "quit").unwrap();
-    let status = child.wait().unwrap();
-    done.store(true, std::sync::atomic::Ordering::SeqCst);
-    watchdog.join().unwrap();
-    assert!(status.success(), "{status:?}: {log:?}");
+        .filter(|l| l.starts_with("< info string only ") && l.contains("of 8 search threads"))
+        .count();
+    assert_eq!(refused, 2, "{:?}", s.log);
+    let log = s.log.clone();
+    let status = s.quit();
+    assert!(status.is_some_and(|st| st.success()), "{status:?}: {log:?}");
 }

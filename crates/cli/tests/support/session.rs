@@ -3,7 +3,7 @@
 //! tests (UCI, books, bad files).
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -30,9 +30,26 @@ impl Session {
         Session::spawn(args, true)
     }
 
+    /// Starts `sable` under an address-space limit of `kb` KiB (`ulimit -v`, which binds
+    /// root too), through `sh`.
+    pub fn start_with_address_space_limit(kb: u64) -> Session {
+        let mut sh = Command::new("sh");
+        sh.args([
+            "-c",
+            &format!("ulimit -v {kb} && exec \"$0\""),
+            env!("CARGO_BIN_EXE_sable"),
+        ]);
+        Session::spawn_command(sh, false)
+    }
+
     fn spawn(args: &[&str], keep_stderr: bool) -> Session {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sable"))
-            .args(args)
+        let mut sable = Command::new(env!("CARGO_BIN_EXE_sable"));
+        sable.args(args);
+        Session::spawn_command(sable, keep_stderr)
+    }
+
+    fn spawn_command(mut command: Command, keep_stderr: bool) -> Session {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(if keep_stderr {
@@ -171,6 +188,11 @@ impl Session {
         self.until_within(pred, 20_000)
     }
 
+    /// Says `quit` and returns how the engine ended: `None` when it had to be killed.
+    pub fn quit(mut self) -> Option<ExitStatus> {
+        self.stop()
+    }
+
     /// Says `quit`, waits for the end (killing it after 5 s) and returns standard error
     /// (empty unless the session was started with [`Session::start_keeping_stderr`]).
     pub fn finish(mut self) -> String {
@@ -181,26 +203,29 @@ impl Session {
             .unwrap_or_default()
     }
 
-    fn stop(&mut self) {
+    /// Says `quit` (once) and waits for the end, killing the engine after 5 s; the exit
+    /// status when it ended by itself.
+    fn stop(&mut self) -> Option<ExitStatus> {
         if std::mem::replace(&mut self.stopped, true) {
-            return;
+            return None;
         }
         let _ = writeln!(self.stdin, "quit");
         let _ = self.stdin.flush();
         let deadline = Instant::now() + Duration::from_secs(5);
         while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
             }
             std::thread::sleep(Duration::from_millis(10));
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+        None
     }
 }
 
 impl Drop for Session {
     fn drop(&mut self) {
-        self.stop();
+        let _ = self.stop();
     }
 }
