@@ -77,6 +77,18 @@ pub const fn file_len(h: usize) -> usize {
     HEADER_LEN + 2 * (INPUTS * h + h + 2 * h) + 4 + 4
 }
 
+/// Whether a net of `hidden` units can be stored and run: a multiple of 16 (the SIMD
+/// kernels' width) in [`MIN_HIDDEN`]`..=`[`MAX_HIDDEN`].
+pub fn check_hidden(hidden: usize) -> Result<(), NetError> {
+    if (MIN_HIDDEN..=MAX_HIDDEN).contains(&hidden) && hidden.is_multiple_of(16) {
+        Ok(())
+    } else {
+        Err(NetError::Hidden {
+            found: hidden.min(u16::MAX as usize) as u16,
+        })
+    }
+}
+
 impl Network {
     /// A network from its parts; the same range checks as loading.
     pub fn from_parts(
@@ -86,11 +98,7 @@ impl Network {
         out_weights: Vec<i16>,
         out_bias: i32,
     ) -> Result<Network, NetError> {
-        if !(MIN_HIDDEN..=MAX_HIDDEN).contains(&hidden) || !hidden.is_multiple_of(16) {
-            return Err(NetError::Hidden {
-                found: hidden.min(u16::MAX as usize) as u16,
-            });
-        }
+        check_hidden(hidden)?;
         let lens = [
             (ft_weights.len(), INPUTS * hidden, "feature weights"),
             (ft_bias.len(), hidden, "feature biases"),
@@ -186,11 +194,8 @@ impl Network {
         if u16_at(4) != VERSION {
             return Err(NetError::Version { found: u16_at(4) });
         }
-        let h = u16_at(6);
-        let hidden = h as usize;
-        if !(MIN_HIDDEN..=MAX_HIDDEN).contains(&hidden) || !hidden.is_multiple_of(16) {
-            return Err(NetError::Hidden { found: h });
-        }
+        let hidden = u16_at(6) as usize;
+        check_hidden(hidden)?;
         let (qa, qb, scale) = (u16_at(8), u16_at(10), u16_at(12));
         if (qa as i32, qb as i32, scale as i32) != (QA, QB, SCALE) {
             return Err(NetError::Quantisation { qa, qb, scale });

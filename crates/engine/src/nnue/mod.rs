@@ -20,7 +20,7 @@ pub mod train;
 
 pub use accumulator::{Accumulator, NnueStack};
 pub use embedded::EMBEDDED;
-pub use format::{NetError, Network, HEADER_LEN, MAGIC, VERSION};
+pub use format::{check_hidden, NetError, Network, HEADER_LEN, MAGIC, VERSION};
 pub use simd::Backend;
 
 use sable_chess::{Color, Piece, Position, Square};

@@ -4,7 +4,7 @@
 //! Samples are held in memory ([`data`]), split once into training and validation sets
 //! (seeded), and shuffled every epoch. The loss is the squared distance between
 //! `sigmoid(output / scale)` and `wdl · result + (1 − wdl) · sigmoid(score / scale)`
-//! ([`model::Objective`]; the scale fitted to the data by [`model::fit_scale`]). Each batch
+//! ([`model::Objective`]: 400 cp by default, or what [`model::fit_scale`] finds). Each batch
 //! is split across threads; each thread sums its samples' gradients (only the active
 //! features' rows), and the partial sums are added in thread order, so a seed and a
 //! thread count give the same weights bit for bit. AdamW steps once per batch, with
@@ -53,8 +53,8 @@ pub struct TrainConfig {
     pub lr: f32,
     /// Weight of the game result in the target (the rest is the score).
     pub wdl: f32,
-    /// Sigmoid scale of scores in centipawns ([`Objective`]); `sable train` fits it to
-    /// the data ([`model::fit_scale`]) unless told.
+    /// Sigmoid scale of scores in centipawns ([`Objective`]); `sable train --scale auto`
+    /// sets it to what [`model::fit_scale`] finds in the data.
     pub scale: f32,
     /// Fraction held out for validation.
     pub val: f32,
@@ -240,14 +240,7 @@ pub fn train(
         )));
     }
     // A size the engine cannot load is refused now, not after the run at export.
-    let hidden = cfg.hidden;
-    if !(crate::nnue::MIN_HIDDEN..=crate::nnue::MAX_HIDDEN).contains(&hidden)
-        || !hidden.is_multiple_of(16)
-    {
-        return Err(TrainError::Net(crate::nnue::NetError::Hidden {
-            found: hidden.min(u16::MAX as usize) as u16,
-        }));
-    }
+    crate::nnue::check_hidden(cfg.hidden)?;
     if !(cfg.scale.is_finite() && cfg.scale > 0.0) {
         return Err(TrainError::Config(format!(
             "the score scale must be a positive number of centipawns, not {}",
