@@ -720,6 +720,7 @@ impl Engine {
                 .map(|_| NodeCounter::default())
                 .collect(),
             root: self.pos.clone(),
+            last_move: self.moves.last().copied(),
             game_keys: self.history.keys().to_vec(),
             net: self.network().cloned(),
             tb_cardinality: self

@@ -48,6 +48,8 @@ pub(crate) struct SearchContext {
     pub start: Instant,
     pub nodes: Vec<NodeCounter>,
     pub root: Position,
+    /// The move that led to the root, when the game's moves are known.
+    pub last_move: Option<Move>,
     pub game_keys: Vec<u64>,
     /// The network to evaluate with; `None` for the hand-crafted evaluation.
     pub net: Option<Arc<crate::nnue::Network>>,
@@ -217,7 +219,7 @@ pub(crate) fn run(
     // is then reported first, with its own score.
     let mut chosen = 0;
     if let Some(level) = ctx.level {
-        chosen = level.choose(&lines, ctx.root.key());
+        chosen = level.choose(&ctx.root, ctx.last_move, &lines, ctx.root.key());
         let line = lines.remove(chosen);
         lines.insert(0, line);
         lines.truncate(ctx.report_multipv);

@@ -193,8 +193,9 @@ fn lower_levels_lose_more_against_a_deeper_search() {
         let (_, best) = score_of(&mut reference, fen, Some(best_move));
         for (i, &level) in levels.iter().enumerate() {
             let mut e = engine(Setting::Skill(level), 4242, 1);
-            // The levels' own depth caps apply (1 ply at Skill 0, 8 at Skill 10); at
-            // Skill 20 this is the reference search itself.
+            // The levels' own caps apply (6 plies and 30,000 nodes at Skill 0, the
+            // reference's 9 plies at Skill 10); at Skill 20 this is the reference search
+            // itself.
             let (m, _) = play(&mut e, fen, SearchLimits::depth(REFERENCE_DEPTH));
             let (_, got) = score_of(&mut reference, fen, Some(m));
             loss[i] += (best - got).max(0);
