@@ -222,7 +222,7 @@ pub(crate) fn run(
     // is then reported first, with its own score.
     let mut chosen = 0;
     if let Some(level) = ctx.level {
-        chosen = level.choose(&ctx.root, ctx.last_move, &lines, ctx.root.key());
+        chosen = level.choose(&ctx.root, ctx.last_move, &lines);
         let line = lines.remove(chosen);
         lines.insert(0, line);
         lines.truncate(ctx.report_multipv);
