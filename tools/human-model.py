@@ -43,9 +43,15 @@ NAMES = ["loss", "loss * skill / 10", "best line", "capture", "recapture", "chec
          "value taken / 3"]
 
 
+# strength::CALIBRATION: (UCI_Elo, skill) anchors, linear between and beyond them.
+CALIBRATION = [(1500, 2.5), (2000, 11.0), (2500, 19.0)]
+
+
 def skill(rating):
     """Sable's skill for a rating (strength::elo_to_skill)."""
-    return min(max((rating - 1350) / 80, 0.0), 19.0)
+    i = sum(1 for e, _ in CALIBRATION[1:-1] if e <= rating)
+    (e0, s0), (e1, s1) = CALIBRATION[i], CALIBRATION[i + 1]
+    return min(max(s0 + (rating - e0) * (s1 - s0) / (e1 - e0), 0.0), 19.0)
 
 
 def features(board, last, mv, loss, is_best, s):

@@ -302,9 +302,9 @@ impl Worker {
                     soft = soft.min(b.soft_ms / 8);
                 }
                 // A limited strength thinks less when one move stands out.
-                if ctx.level.is_some() {
+                if let Some(level) = ctx.level {
                     let scores: Vec<i32> = self.completed_lines.iter().map(|l| l.score).collect();
-                    soft = soft * crate::strength::time_percent(&scores) / 100;
+                    soft = soft * level.time_percent(&scores) / 100;
                 }
                 if ctx.clock_ms() >= soft.min(b.hard_ms) {
                     break;
