@@ -10,7 +10,7 @@ pub fn status(engine: &Engine) -> String {
     let level = match s.level() {
         None => "full strength".to_string(),
         Some(l) => format!(
-            "skill {:.2} (about {:.0} Elo against Stockfish 15.1 at 10+0.1)",
+            "skill {:.2} (what UCI_Elo {:.0} selects on the calibration table)",
             l.skill,
             sable_engine::strength::skill_to_elo(l.skill)
         ),
