@@ -82,9 +82,8 @@ pub const SKILL_SEED: (i64, i64, i64) = (0, 0, (1 << 31) - 1);
 
 /// The calibration: `(UCI_Elo, skill)` anchors, each the skill measured to score about
 /// even against Stockfish 15.1 set to that `UCI_Elo`, except the last, where even level 19
-/// falls short (see the module comment). Between
-/// them [`elo_to_skill`] interpolates linearly, and beyond them it extends the end
-/// segments.
+/// falls short (see the module comment). Between them [`elo_to_skill`] interpolates
+/// linearly, and beyond them it extends the end segments.
 pub const CALIBRATION: [(f64, f64); 3] = [(1500.0, 2.5), (2000.0, 11.0), (2500.0, 19.0)];
 /// Above this level the weakening fades toward full strength, reached at 20 ([`Level::fade`]):
 /// without the fade the levels above it barely gained, since four lines, the human
@@ -140,7 +139,9 @@ pub fn elo_to_skill(elo: u32) -> f64 {
     interpolate(elo as f64, CALIBRATION).clamp(0.0, MAX_LIMITED_SKILL)
 }
 
-/// The Elo a skill level plays at (the inverse of [`elo_to_skill`]).
+/// The `UCI_Elo` that selects a skill level (the inverse of [`elo_to_skill`]). Up to the
+/// 2000 anchor that is the Elo the level measured; above it the level plays weaker (level
+/// 19, selected by 2500, measured about 2280).
 pub fn skill_to_elo(skill: f64) -> f64 {
     interpolate(skill, CALIBRATION.map(|(e, s)| (s, e)))
 }
