@@ -31,7 +31,9 @@ import importlib.util
 import json
 import math
 import os
+import re
 import sys
+from pathlib import Path
 
 import chess
 import chess.engine
@@ -43,15 +45,28 @@ NAMES = ["loss", "loss * skill / 10", "best line", "capture", "recapture", "chec
          "value taken / 3"]
 
 
-# strength::CALIBRATION: (UCI_Elo, skill) anchors, linear between and beyond them.
-CALIBRATION = [(1500, 2.5), (2000, 11.0), (2500, 19.0)]
+def read_calibration():
+    """strength::CALIBRATION and MAX_LIMITED_SKILL, read from the engine's source so that
+    the two never disagree."""
+    src = (Path(__file__).resolve().parent.parent
+           / "crates/engine/src/strength/mod.rs").read_text()
+    table = re.search(r"pub const CALIBRATION: \[\(f64, f64\); \d+\] = \[(.*?)\];", src, re.S)
+    top = re.search(r"pub const MAX_LIMITED_SKILL: f64 = ([\d.]+);", src)
+    if not table or not top:
+        sys.exit("human-model.py: CALIBRATION or MAX_LIMITED_SKILL not found in strength/mod.rs")
+    pairs = re.findall(r"\(([\d.]+), ([\d.]+)\)", table.group(1))
+    return [(float(e), float(s)) for e, s in pairs], float(top.group(1))
+
+
+CALIBRATION, MAX_LIMITED_SKILL = read_calibration()
 
 
 def skill(rating):
-    """Sable's skill for a rating (strength::elo_to_skill)."""
+    """Sable's skill for a rating (strength::elo_to_skill: linear between the anchors and
+    beyond them, clamped)."""
     i = sum(1 for e, _ in CALIBRATION[1:-1] if e <= rating)
     (e0, s0), (e1, s1) = CALIBRATION[i], CALIBRATION[i + 1]
-    return min(max(s0 + (rating - e0) * (s1 - s0) / (e1 - e0), 0.0), 19.0)
+    return min(max(s0 + (rating - e0) * (s1 - s0) / (e1 - e0), 0.0), MAX_LIMITED_SKILL)
 
 
 def features(board, last, mv, loss, is_best, s):

@@ -6,9 +6,10 @@
 //! Measured with `tools/move-matching.py` on positions of rated lichess games (players
 //! rated 1600-1999), the best line of the levels' search is the move the person played
 //! 36.9 % of the time, and the person's move is among its four best lines in 3,521 of
-//! 5,000 positions (70 %; both from `tools/human-model.py fit`). Which of those four a person picks is not random: people prefer captures,
-//! recaptures, checks, castling, and moving a piece that stands attacked, and they care
-//! about the score less than an engine does. A softmax over the lines' scores alone (the
+//! 5,000 positions (70 %; both from `tools/human-model.py fit`). Which of those four a
+//! person picks is not random: people prefer captures, recaptures, checks, castling, and
+//! moving a piece that stands attacked, and they care about the score less than an
+//! engine does. A softmax over the lines' scores alone (the
 //! earlier mechanism) picked a line other than the best far too often and matched only
 //! 26 % of the moves.
 //!

@@ -44,7 +44,7 @@
 //!    (`500 * 0.88^s` cp: 500 at level 0, 140 at 10) against the best line; a piece
 //!    hanging in one move is therefore avoided (its score is terrible), while a tactic
 //!    several plies deep is missed through the depth limit.
-//! 4. **Time used like a person** ([`time_percent`]): on a clock the soft limit is
+//! 4. **Time used like a person** ([`Level::time_percent`]): on a clock the soft limit is
 //!    scaled down when one move is far ahead of the others (to 35% when it leads by
 //!    150 cp or more), kept whole in complex positions (three lines within 30 cp), and
 //!    never raised: a limited level never thinks longer than full strength would. A
@@ -54,8 +54,9 @@
 //!    choose from drop from 4 to 1 (each costs search depth), the depth and node caps
 //!    lift and the time cut fades out, so that level 19 plays nearly as full strength.
 //!    Against Stockfish at 2500, level 17 scored 3 points in 26 games without the fade
-//!    (+2 =2 -22) and 6.5 in 32 with it (+3 =7 -22): above 11 the deeper search gains
-//!    little while four lines, the human choice and the time cut still cost.
+//!    (+2 =2 -22) and 6.5 in 32 with a first form of it that kept 2 lines and the caps
+//!    (+3 =7 -22): above 11 the deeper search gains little while four lines, the human
+//!    choice and the time cut still cost.
 //!
 //! `go infinite` (analysis) is searched at full strength; pondering is limited like the
 //! move it prepares.
@@ -200,9 +201,9 @@ impl Level {
     }
 
     /// How much of the soft time limit this level uses after an iteration, in percent:
-    /// [`time_percent`], brought back toward 100 as the weakening fades.
+    /// [`base_time_percent`], brought back toward 100 as the weakening fades.
     pub fn time_percent(&self, scores: &[i32]) -> u64 {
-        let p = time_percent(scores) as f64;
+        let p = base_time_percent(scores) as f64;
         (p + (100.0 - p) * self.fade()).round() as u64
     }
 
@@ -256,9 +257,9 @@ impl Level {
     }
 }
 
-/// How much of the soft time limit a limited level uses after an iteration, in percent
-/// (never above 100), from the scores of the lines searched (best first).
-pub fn time_percent(scores: &[i32]) -> u64 {
+/// How much of the soft time limit a level below the fade uses after an iteration, in
+/// percent (never above 100), from the scores of the lines searched (best first).
+fn base_time_percent(scores: &[i32]) -> u64 {
     let Some(&best) = scores.first() else {
         return 100;
     };
@@ -343,7 +344,7 @@ mod tests {
             elo: 2850,
             ..Strength::default()
         };
-        assert_eq!(s.level().map(|l| l.skill), Some(elo_to_skill(2850)));
+        assert_eq!(s.level().map(|l| l.skill), Some(MAX_LIMITED_SKILL));
     }
 
     #[test]
@@ -363,7 +364,7 @@ mod tests {
         for s in [0.0, 5.0, FADE_FROM] {
             assert_eq!(at(s).fade(), 0.0);
             assert_eq!(at(s).lines(), 4);
-            assert_eq!(at(s).time_percent(&[300, 0]), time_percent(&[300, 0]));
+            assert_eq!(at(s).time_percent(&[300, 0]), base_time_percent(&[300, 0]));
             assert_eq!(at(s).max_loss(), (500.0 * 0.88f64.powf(s)) as i64);
         }
         // Then every part of the weakening shrinks, to nearly nothing at the top.
@@ -424,8 +425,8 @@ mod tests {
 
     #[test]
     fn time_is_cut_when_one_move_stands_out() {
-        assert_eq!(time_percent(&[300, 0]), 35);
-        assert_eq!(time_percent(&[10, 5, 0, -100]), 100);
-        assert!(time_percent(&[10, -60]) < 100);
+        assert_eq!(base_time_percent(&[300, 0]), 35);
+        assert_eq!(base_time_percent(&[10, 5, 0, -100]), 100);
+        assert!(base_time_percent(&[10, -60]) < 100);
     }
 }
