@@ -45,6 +45,10 @@ pub struct Args {
     threads: usize,
     #[arg(long, default_value_t = TrainConfig::default().seed)]
     seed: u64,
+    /// Add the a-h mirror of every training position without castling rights (not of
+    /// the validation positions).
+    #[arg(long)]
+    mirror: bool,
     /// Continue from this checkpoint (same data, seed and settings).
     #[arg(long)]
     resume: Option<PathBuf>,
@@ -95,9 +99,14 @@ pub fn run(args: Args) -> CliResult {
     for t in &stats.truncated {
         eprintln!("warning: {t}");
     }
-    let (train_set, val_set) = trainer::split(samples, args.val, args.seed);
+    let (mut train_set, val_set) = trainer::split(samples, args.val, args.seed);
+    let mirrored = if args.mirror {
+        data::add_mirrored(&mut train_set)
+    } else {
+        0
+    };
     eprintln!(
-        "{} positions: {} training, {} validation",
+        "{} positions: {} training ({mirrored} of them mirrored copies), {} validation",
         stats.samples,
         train_set.len(),
         val_set.len()

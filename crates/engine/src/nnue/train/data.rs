@@ -1,7 +1,8 @@
 //! Training samples: a position reduced to its active features from the side to move's
 //! view (the other side's follow by [`mirror_feature`](crate::nnue::mirror_feature)),
-//! with its score and result, 68 bytes each; and reading them from game records
-//! (through `sable_chess::record`'s training filter) or from `FEN | score | result` text.
+//! with its score and result, 70 bytes each; reading them from game records (through
+//! `sable_chess::record`'s training filter) or from `FEN | score | result` text; and
+//! [`add_mirrored`], the file-mirrored copies that double what a small data set teaches.
 
 use super::TrainError;
 use crate::nnue::{active_features, MAX_ACTIVE};
@@ -20,9 +21,12 @@ pub struct Sample {
     pub result: u8,
     /// The searched score for the side to move, centipawns.
     pub score: i16,
+    /// No castling rights are left, so the position mirrored a-h <-> h-a is worth the
+    /// same ([`Sample::mirrored`]).
+    pub mirrorable: bool,
 }
 
-const _: () = assert!(std::mem::size_of::<Sample>() == 68);
+const _: () = assert!(std::mem::size_of::<Sample>() == 70);
 
 impl Sample {
     /// `score` and `result` (1.0 won, 0.5 drawn, 0.0 lost) are for the side to move.
@@ -34,13 +38,43 @@ impl Sample {
             count,
             result: (result * 2.0).round().clamp(0.0, 2.0) as u8,
             score,
+            mirrorable: pos.castling().bits() == 0,
         }
+    }
+
+    /// The same position with files a-h mirrored (square index `^ 7`, which commutes
+    /// with the perspective's rank flip), same score and result. Chess is symmetric
+    /// under this mirror except for castling, hence [`Sample::mirrorable`].
+    pub fn mirrored(&self) -> Sample {
+        let mut m = *self;
+        for f in &mut m.features[..m.count as usize] {
+            *f ^= 7;
+        }
+        m
     }
 
     #[inline]
     pub fn active(&self) -> &[u16] {
         &self.features[..self.count as usize]
     }
+}
+
+/// Appends the mirrored copy of every mirrorable sample in `samples` (for the training
+/// set only, after the split, so that no validation position is trained on in mirror);
+/// returns how many were added.
+///
+/// Why: the net cannot know that a knight on b3 is worth what one on g3 is in the same
+/// mirrored surroundings; with a few million positions it sees many patterns on one
+/// wing only. The mirrored copy is exact (no castling rights), so it is free data.
+pub fn add_mirrored(samples: &mut Vec<Sample>) -> usize {
+    let before = samples.len();
+    for i in 0..before {
+        if samples[i].mirrorable {
+            let m = samples[i].mirrored();
+            samples.push(m);
+        }
+    }
+    samples.len() - before
 }
 
 /// What loading skipped, for the report.

@@ -9,7 +9,8 @@
 //! features' rows), and the partial sums are added in thread order, so a seed and a
 //! thread count give the same weights bit for bit. AdamW steps once per batch, with
 //! cosine decay; weights are clipped to what quantisation represents. After every epoch
-//! a checkpoint (atomic) and a quantised net are written to the output folder.
+//! a checkpoint (atomic) and a quantised net are written to the output folder, its output
+//! bias calibrated on the training samples ([`Params::quantise_calibrated`]).
 
 pub mod adamw;
 pub mod checkpoint;
@@ -301,7 +302,7 @@ pub fn train(
         let positions_per_s = train_set.len() as f64 / start.elapsed().as_secs_f64().max(1e-9);
         state.epochs_done = epoch;
         let net = match &cfg.out_dir {
-            Some(dir) => Some(save_epoch(dir, &state)?),
+            Some(dir) => Some(save_epoch(dir, &state, train_set)?),
             None => None,
         };
         let report = EpochReport {
@@ -318,16 +319,17 @@ pub fn train(
     if let Some(dir) = &cfg.out_dir {
         write_atomic(
             &dir.join("final.nnue"),
-            &state.params.quantise()?.to_bytes(),
+            &state.params.quantise_calibrated(train_set)?.to_bytes(),
         )?;
     }
     Ok(Trained { state, reports })
 }
 
-/// The checkpoint and the quantised net after an epoch; returns the net's path.
-fn save_epoch(dir: &Path, state: &Checkpoint) -> Result<PathBuf, TrainError> {
+/// The checkpoint and the quantised net (its bias calibrated on `samples`) after an
+/// epoch; returns the net's path.
+fn save_epoch(dir: &Path, state: &Checkpoint, samples: &[Sample]) -> Result<PathBuf, TrainError> {
     state.save(&dir.join("checkpoint.ckpt"))?;
     let net = dir.join(format!("epoch-{:03}.nnue", state.epochs_done));
-    write_atomic(&net, &state.params.quantise()?.to_bytes())?;
+    write_atomic(&net, &state.params.quantise_calibrated(samples)?.to_bytes())?;
     Ok(net)
 }
