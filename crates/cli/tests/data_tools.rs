@@ -328,3 +328,36 @@ fn bad_files_get_a_clear_error_never_a_panic() {
         }
     }
 }
+
+/// `--eval-file` plays with that network (a random one plays other games than the HCE
+/// from the same seed), `--hce` plays like the build without a net, and a corrupt net is
+/// refused before any game, with nothing written.
+#[test]
+fn datagen_plays_with_the_evaluation_it_is_given() {
+    let net = temp("random.nnue");
+    let (ok, text) = sable(&["nnue", "random", "--hidden", "32", "--out", &net]);
+    assert!(ok, "{text}");
+    let (with_net, with_hce) = (temp("net.bin"), temp("hce.bin"));
+    datagen(&with_net, "2", "1", "12", &["--eval-file", &net]);
+    datagen(&with_hce, "2", "1", "12", &["--hce"]);
+    let moves = |path: &str| -> Vec<Vec<u16>> {
+        games(path)
+            .iter()
+            .map(|g| g.plies.iter().map(|p| p.mv.bits()).collect())
+            .collect()
+    };
+    assert_eq!(games(&with_hce).len(), 2);
+    assert_ne!(moves(&with_net), moves(&with_hce));
+    // The same net again plays the same games.
+    let again = temp("net-again.bin");
+    datagen(&again, "2", "1", "12", &["--eval-file", &net]);
+    assert_eq!(moves(&again), moves(&with_net));
+
+    let bad = temp("bad.nnue");
+    std::fs::write(&bad, b"SBNN not a net").unwrap();
+    let out = temp("never.bin");
+    let (ok, text) = sable(&["datagen", &out, "--games", "1", "--eval-file", &bad]);
+    assert!(!ok && text.contains("net file"), "{text}");
+    no_panic(&text);
+    assert!(!std::path::Path::new(&out).exists(), "{out} was written");
+}

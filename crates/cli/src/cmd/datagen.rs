@@ -75,6 +75,14 @@ pub struct Args {
     /// it and the game's number; runs with different seeds play different games).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Play with this network (`UseNNUE` on) instead of the default evaluation: the next
+    /// round's data comes from the newest net.
+    #[arg(long)]
+    eval_file: Option<String>,
+    /// Play with the hand-crafted evaluation even when a network is embedded (how the
+    /// first round's data, `nets/data/sable-gen1-*`, was played).
+    #[arg(long, conflicts_with = "eval_file")]
+    hce: bool,
 }
 
 /// Adjudication, as in `tools/gauntlet.sh`: a win once both sides agree the score is
@@ -426,7 +434,23 @@ fn numbers_to_play(taken: &HashSet<u32>, count: u64) -> Result<Vec<u64>, CliErro
     Ok(out)
 }
 
+/// Hash and evaluation for one datagen thread's engine.
+fn setup(engine: &mut Engine, args: &Args) -> Result<(), sable_engine::EngineError> {
+    engine.set_hash_mb(args.hash)?;
+    if let Some(path) = &args.eval_file {
+        engine.set_eval_file(path)?;
+        engine.set_use_nnue(true)?;
+    } else if args.hce {
+        engine.set_use_nnue(false)?;
+    }
+    Ok(())
+}
+
 pub fn run(args: Args) -> CliResult {
+    if args.eval_file.is_some() {
+        // A bad net is refused before any game starts, not once per thread.
+        setup(&mut Engine::new(), &args).map_err(|e| CliError::msg(e.to_string()))?;
+    }
     if args.games == 0 || args.nodes == 0 {
         return Err(CliError::msg("--games and --nodes must be at least 1"));
     }
@@ -479,7 +503,7 @@ pub fn run(args: Args) -> CliResult {
             let (plan, numbers) = (&plan, &numbers);
             s.spawn(move || {
                 let mut engine = Engine::new();
-                if let Err(e) = engine.set_hash_mb(args.hash) {
+                if let Err(e) = setup(&mut engine, args) {
                     let _ = tx.send(Err(e.to_string()));
                     return;
                 }
