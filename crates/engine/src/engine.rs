@@ -722,7 +722,10 @@ impl Engine {
             root: self.pos.clone(),
             last_move: self.moves.last().copied(),
             game_keys: self.history.keys().to_vec(),
-            net: self.network().cloned(),
+            net: match level {
+                Some(_) if crate::strength::LEVELS_USE_HCE => None,
+                _ => self.network().cloned(),
+            },
             tb_cardinality: self
                 .tb
                 .as_ref()

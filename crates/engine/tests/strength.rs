@@ -215,3 +215,40 @@ fn lower_levels_lose_more_against_a_deeper_search() {
         "full strength loses (next to) nothing: {avg:?}"
     );
 }
+
+/// A limited level searches with the hand-crafted evaluation it was calibrated with, even
+/// with a network in use (`strength::LEVELS_USE_HCE`); full strength uses the network.
+#[test]
+fn limited_levels_evaluate_with_the_calibrated_evaluation() {
+    use sable_engine::nnue::train::{model::Params, rng::Rng};
+    assert!(sable_engine::strength::LEVELS_USE_HCE);
+    let net = std::env::temp_dir().join(format!("sable-levels-{}.nnue", std::process::id()));
+    let random = Params::random(32, &mut Rng(9)).quantise().unwrap();
+    std::fs::write(&net, random.to_bytes()).unwrap();
+    let with_net = |e: &mut Engine| {
+        e.set_eval_file(net.to_str().unwrap()).unwrap();
+        e.set_use_nnue(true).unwrap();
+    };
+    let (mut full_net, mut full_hce) = (Engine::new(), Engine::new());
+    with_net(&mut full_net);
+    full_hce.set_use_nnue(false).unwrap();
+    let (mut level_net, mut level_hce) = (
+        engine(Setting::Elo(1800), 3, 1),
+        engine(Setting::Elo(1800), 3, 1),
+    );
+    with_net(&mut level_net);
+    level_hce.set_use_nnue(false).unwrap();
+    let mut full_differs = 0;
+    for fen in positions().into_iter().take(12) {
+        let a = play(&mut level_net, fen, nodes(20_000));
+        let b = play(&mut level_hce, fen, nodes(20_000));
+        assert_eq!(a, b, "{fen}: the level searched with the network");
+        let (x, y) = (
+            play(&mut full_net, fen, nodes(20_000)),
+            play(&mut full_hce, fen, nodes(20_000)),
+        );
+        full_differs += (x != y) as usize;
+    }
+    assert!(full_differs > 0, "full strength never used the network");
+    let _ = std::fs::remove_file(&net);
+}

@@ -61,6 +61,13 @@
 //! `go infinite` (analysis) is searched at full strength; pondering is limited like the
 //! move it prepares.
 //!
+//! # The evaluation
+//!
+//! A limited level evaluates with the hand-crafted evaluation even when a network is in
+//! use ([`LEVELS_USE_HCE`]): the calibration above was measured with it, and a level
+//! played with the stronger net would no longer be the rating it was measured at. Once
+//! the levels are calibrated again with the net, this switch goes.
+//!
 //! # Determinism
 //!
 //! The draw uses a SplitMix64 generator seeded from the root position's key mixed with
@@ -73,6 +80,10 @@ pub mod human;
 use crate::score;
 use crate::search::Line;
 use sable_chess::{Move, Position};
+
+/// Limited levels search with the hand-crafted evaluation, which [`CALIBRATION`] was
+/// measured with (see the module comment).
+pub const LEVELS_USE_HCE: bool = true;
 
 /// `Skill Level`: (min, default, max); the maximum is full strength.
 pub const SKILL_LEVEL: (i64, i64, i64) = (0, 20, 20);
