@@ -48,7 +48,8 @@ fn fixture(n: usize, seed: u64) -> Vec<(Position, i16, f32)> {
 fn samples(n: usize, seed: u64) -> Vec<Sample> {
     fixture(n, seed)
         .iter()
-        .map(|(p, s, r)| Sample::new(p, *s, *r))
+        .enumerate()
+        .map(|(i, (p, s, r))| Sample::new(p, *s, *r).in_game(i as u32 / 8))
         .collect()
 }
 
@@ -241,6 +242,7 @@ fn fit_scale_recovers_the_scale_that_made_the_results() {
                     result: if won { 2 } else { 0 },
                     score: score as i16,
                     mirrorable: false,
+                    game: 0,
                 }
             })
             .collect();
@@ -293,7 +295,10 @@ fn reads_game_records_through_the_filter_and_text_lines() {
     assert_eq!(out.len(), 2);
     assert_eq!((out[0].score, out[0].result), (30, 0)); // White to move, Black won
     assert_eq!((out[1].score, out[1].result), (-25, 2));
-    assert_eq!(out[0], Sample::new(&Position::startpos(), 30, 0.0));
+    assert_eq!(
+        out[0],
+        Sample::new(&Position::startpos(), 30, 0.0).in_game(1)
+    );
 
     let text = dir.join("fixture.txt");
     std::fs::write(
@@ -392,4 +397,28 @@ fn mirrored_samples_are_the_mirrored_positions() {
     assert_eq!(data::add_mirrored(&mut samples), mirrorable);
     assert_eq!(samples.len(), n + mirrorable);
     assert!(samples[n..].iter().all(|s| s.mirrorable));
+}
+
+/// The split holds out whole games: no game on both sides, about `val` of the games held
+/// out, the same split for the same seed, another for another seed.
+#[test]
+fn the_split_holds_out_whole_games() {
+    let all = samples(3000, 31); // 375 games of 8 positions
+    let (train, val) = trainer::split(all.clone(), 0.2, 5);
+    assert_eq!(train.len() + val.len(), all.len());
+    let games = |set: &[Sample]| {
+        set.iter()
+            .map(|s| s.game)
+            .collect::<std::collections::HashSet<_>>()
+    };
+    let (tg, vg) = (games(&train), games(&val));
+    assert!(tg.is_disjoint(&vg), "a game on both sides");
+    let share = vg.len() as f64 / (tg.len() + vg.len()) as f64;
+    assert!(
+        (0.14..0.26).contains(&share),
+        "{share} of the games held out"
+    );
+    assert_eq!(trainer::split(all.clone(), 0.2, 5), (train, val.clone()));
+    assert_ne!(trainer::split(all.clone(), 0.2, 6).1, val);
+    assert!(trainer::split(all, 0.0, 5).1.is_empty());
 }

@@ -38,7 +38,7 @@ pub struct Args {
     /// to make 73 %), or `auto`: fitted to the training positions' results.
     #[arg(long, default_value_t = Scale::Cp(TrainConfig::default().scale), value_parser = parse_scale)]
     scale: Scale,
-    /// Fraction of positions held out for validation.
+    /// Fraction of the games held out for validation (whole games).
     #[arg(long, default_value_t = TrainConfig::default().val)]
     val: f32,
     #[arg(long, default_value_t = TrainConfig::default().threads)]
@@ -106,8 +106,9 @@ pub fn run(args: Args) -> CliResult {
         0
     };
     eprintln!(
-        "{} positions: {} training ({mirrored} of them mirrored copies), {} validation",
+        "{} positions from {} games: {} training ({mirrored} of them mirrored copies), {} validation",
         stats.samples,
+        stats.games,
         train_set.len(),
         val_set.len()
     );

@@ -1,6 +1,6 @@
 //! Training samples: a position reduced to its active features from the side to move's
 //! view (the other side's follow by [`mirror_feature`](crate::nnue::mirror_feature)),
-//! with its score and result, 70 bytes each; reading them from game records (through
+//! with its score, result and game, 76 bytes each; reading them from game records (through
 //! `sable_chess::record`'s training filter) or from `FEN | score | result` text; and
 //! [`add_mirrored`], the file-mirrored copies that double what a small data set teaches.
 
@@ -24,9 +24,12 @@ pub struct Sample {
     /// No castling rights are left, so the position mirrored a-h <-> h-a is worth the
     /// same ([`Sample::mirrored`]).
     pub mirrorable: bool,
+    /// The game it comes from, numbered in load order over all input files (a text
+    /// line is its own game), so that [`super::split`] holds out whole games.
+    pub game: u32,
 }
 
-const _: () = assert!(std::mem::size_of::<Sample>() == 70);
+const _: () = assert!(std::mem::size_of::<Sample>() == 76);
 
 impl Sample {
     /// `score` and `result` (1.0 won, 0.5 drawn, 0.0 lost) are for the side to move.
@@ -39,7 +42,13 @@ impl Sample {
             result: (result * 2.0).round().clamp(0.0, 2.0) as u8,
             score,
             mirrorable: pos.castling().bits() == 0,
+            game: 0,
         }
+    }
+
+    /// The same sample, from game `game`.
+    pub fn in_game(self, game: u32) -> Sample {
+        Sample { game, ..self }
     }
 
     /// The same position with files a-h mirrored (square index `^ 7`, which commutes
@@ -81,6 +90,9 @@ pub fn add_mirrored(samples: &mut Vec<Sample>) -> usize {
 #[derive(Clone, Debug, Default)]
 pub struct LoadStats {
     pub samples: usize,
+    /// Games (and text lines) read so far; a sample's [`Sample::game`] is this count
+    /// just after its game was read.
+    pub games: u32,
     /// A record file ended inside its last record (the complete ones were read).
     pub truncated: Vec<String>,
 }
@@ -98,7 +110,7 @@ pub fn load(path: &Path, out: &mut Vec<Sample>, stats: &mut LoadStats) -> Result
     if first == Some(sable_chess::record::MAGIC) {
         load_records(path, file, out, stats)?;
     } else {
-        load_text(path, file, out)?;
+        load_text(path, file, out, stats)?;
     }
     if out.len() == before {
         return Err(TrainError::Data {
@@ -120,9 +132,17 @@ fn load_records(
     out: &mut Vec<Sample>,
     stats: &mut LoadStats,
 ) -> Result<(), TrainError> {
-    for item in TrainingPositions::new(RecordReader::new(file), Filter::default()) {
+    let mut positions = TrainingPositions::new(RecordReader::new(file), Filter::default());
+    let mut last_record = None;
+    while let Some(item) = positions.next() {
+        // A game's positions come out together, after its record was read.
+        let record = positions.reader().record_offset();
+        if last_record != Some(record) {
+            last_record = Some(record);
+            stats.games += 1;
+        }
         match item {
-            Ok(tp) => out.push(Sample::new(&tp.pos, tp.score, tp.result)),
+            Ok(tp) => out.push(Sample::new(&tp.pos, tp.score, tp.result).in_game(stats.games)),
             Err(e) if e.is_truncation() => {
                 stats.truncated.push(format!("{}: {e}", path.display()));
                 break;
@@ -141,7 +161,12 @@ fn load_records(
 /// `FEN | score | result`: the score in centipawns and the result (`1.0`, `0.5`, `0.0`,
 /// or `1-0`, `1/2-1/2`, `0-1`) both from White's side, as in bullet's text format.
 /// Blank lines and lines starting with `#` are skipped.
-fn load_text(path: &Path, file: impl BufRead, out: &mut Vec<Sample>) -> Result<(), TrainError> {
+fn load_text(
+    path: &Path,
+    file: impl BufRead,
+    out: &mut Vec<Sample>,
+    stats: &mut LoadStats,
+) -> Result<(), TrainError> {
     for (i, line) in file.lines().enumerate() {
         let err = |message: String| TrainError::Data {
             path: format!("{}:{}", path.display(), i + 1),
@@ -153,7 +178,8 @@ fn load_text(path: &Path, file: impl BufRead, out: &mut Vec<Sample>) -> Result<(
             continue;
         }
         let (pos, score, result) = parse_text_line(line).map_err(err)?;
-        out.push(Sample::new(&pos, score, result));
+        stats.games += 1;
+        out.push(Sample::new(&pos, score, result).in_game(stats.games));
     }
     Ok(())
 }
