@@ -12,7 +12,7 @@ use sable_engine::nnue::train::data::{self, LoadStats, Sample};
 use sable_engine::nnue::train::model::{fit_scale, Objective, Params, Scratch};
 use sable_engine::nnue::train::rng::Rng;
 use sable_engine::nnue::train::{self as trainer, dense, TrainConfig};
-use sable_engine::nnue::Network;
+use sable_engine::nnue::{Network, QB};
 
 /// Positions of random games, scored by the hand-crafted evaluation; the "result" is
 /// what that score predicts (won above 200 cp, lost below -200, else drawn).
@@ -100,20 +100,33 @@ fn training_lowers_the_validation_loss() {
     // Calibrating the output bias on the training samples removes the net's constant
     // offset: on other positions (the engine's own evaluation, AVX2 where present) the
     // mean gap to the float net is near zero, and not worse than the plain rounding's.
-    let calibrated = done.state.params.quantise_calibrated(&train).unwrap();
-    let mean_gap = |net: &Network| {
-        let fix = fixture(400, 78);
+    let fix = fixture(400, 78);
+    let mean_gap = |float: &Params, net: &Network| {
         fix.iter()
-            .map(|(pos, _, _)| net.evaluate(pos) as f64 - done.state.params.evaluate(pos) as f64)
+            .map(|(pos, _, _)| net.evaluate(pos) as f64 - float.evaluate(pos) as f64)
             .sum::<f64>()
             / fix.len() as f64
     };
-    let (plain, fixed) = (mean_gap(&net), mean_gap(&calibrated));
+    let params = &done.state.params;
+    let calibrated = params.quantise_calibrated(&train).unwrap();
+    let (plain, fixed) = (mean_gap(params, &net), mean_gap(params, &calibrated));
     eprintln!("mean int - float: {plain:.2} cp plain, {fixed:.2} cp calibrated");
     assert!(
         fixed.abs() < 1.5 && fixed.abs() <= plain.abs() + 0.25,
         "{plain} -> {fixed}"
     );
+    // The same with a known offset: every output weight set 0.4/QB below a step, so that
+    // plain rounding lifts them all and the integer net reads high everywhere.
+    let mut skewed = params.clone();
+    let ow = skewed.out_w_at();
+    for w in &mut skewed.w[ow..ow + 2 * skewed.hidden] {
+        *w = ((*w * QB as f32).round() - 0.4) / QB as f32;
+    }
+    let plain = mean_gap(&skewed, &skewed.quantise().unwrap());
+    let fixed = mean_gap(&skewed, &skewed.quantise_calibrated(&train).unwrap());
+    eprintln!("skewed: mean int - float {plain:.2} cp plain, {fixed:.2} cp calibrated");
+    assert!(plain > 2.0, "the skew left no offset: {plain}");
+    assert!(fixed.abs() < 1.0, "{plain} -> {fixed}");
 }
 
 #[test]

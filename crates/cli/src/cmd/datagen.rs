@@ -447,9 +447,10 @@ fn setup(engine: &mut Engine, args: &Args) -> Result<(), sable_engine::EngineErr
 }
 
 pub fn run(args: Args) -> CliResult {
-    if args.eval_file.is_some() {
+    if let Some(path) = &args.eval_file {
         // A bad net is refused before any game starts, not once per thread.
-        setup(&mut Engine::new(), &args).map_err(|e| CliError::msg(e.to_string()))?;
+        sable_engine::nnue::Network::load(std::path::Path::new(path))
+            .map_err(|e| CliError::msg(e.to_string()))?;
     }
     if args.games == 0 || args.nodes == 0 {
         return Err(CliError::msg("--games and --nodes must be at least 1"));

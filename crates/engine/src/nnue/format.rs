@@ -273,35 +273,11 @@ impl Network {
     /// Centipawns for the side to move from the two accumulators (the side to move's
     /// first). The SCReLU sums wrap in `i32` exactly as the AVX2 kernel's do.
     pub fn output(&self, backend: super::Backend, stm: &[i16], nstm: &[i16]) -> i32 {
-        let raw = self.raw(backend, stm, nstm);
-        (raw * SCALE as i64 / (QA * QB) as i64).clamp(-30_000, 30_000) as i32
-    }
-
-    /// The output before scaling to centipawns, in units of QA·QB.
-    fn raw(&self, backend: super::Backend, stm: &[i16], nstm: &[i16]) -> i64 {
         let h = self.hidden;
         let sum = backend
             .screlu_dot(stm, &self.out_weights[..h])
             .wrapping_add(backend.screlu_dot(nstm, &self.out_weights[h..]));
-        (sum / QA) as i64 + self.out_bias as i64
-    }
-
-    /// [`Network::raw`] of a position given by the side to move's active features (the
-    /// trainer's form), computed from scratch with the portable kernels.
-    pub(crate) fn raw_from_features(&self, stm_features: &[u16]) -> i64 {
-        let mut acc = [self.ft_bias.clone(), self.ft_bias.clone()];
-        for &f in stm_features {
-            for (side, a) in acc.iter_mut().enumerate() {
-                let f = if side == 0 {
-                    f as usize
-                } else {
-                    super::mirror_feature(f as usize)
-                };
-                for (x, w) in a.iter_mut().zip(self.row(f)) {
-                    *x = x.wrapping_add(*w);
-                }
-            }
-        }
-        self.raw(super::Backend::Portable, &acc[0], &acc[1])
+        let raw = (sum / QA) as i64 + self.out_bias as i64;
+        (raw * SCALE as i64 / (QA * QB) as i64).clamp(-30_000, 30_000) as i32
     }
 }

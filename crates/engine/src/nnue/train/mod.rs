@@ -145,10 +145,7 @@ pub struct Trained {
 /// and lost to the hidden-128 one in games.
 pub fn split(samples: Vec<Sample>, val: f32, seed: u64) -> (Vec<Sample>, Vec<Sample>) {
     let cut = (val.clamp(0.0, 1.0) as f64 * u64::MAX as f64) as u64;
-    let held = |game: u32| {
-        let draw = Rng(seed ^ 0x5EED_5A17 ^ (u64::from(game) << 20)).next_u64();
-        val > 0.0 && draw <= cut
-    };
+    let held = |game: u32| Rng(seed ^ 0x5EED_5A17 ^ (u64::from(game) << 20)).next_u64() < cut;
     let (val_set, train_set) = samples.into_iter().partition(|s| held(s.game));
     (train_set, val_set)
 }
