@@ -14,6 +14,12 @@ fn random_net(hidden: usize, seed: u64) -> Network {
     Params::random(hidden, &mut Rng(seed)).quantise().unwrap()
 }
 
+fn bucketed_net(hidden: usize, buckets: usize, seed: u64) -> Network {
+    Params::random_with(hidden, buckets, &mut Rng(seed))
+        .quantise()
+        .unwrap()
+}
+
 /// Both perspectives' sums computed here, in `i32`, with the feature index written out
 /// from its definition (not the library's `feature`).
 fn reference_sums(net: &Network, pos: &Position) -> [Vec<i16>; 2] {
@@ -157,13 +163,18 @@ fn incremental_accumulators_equal_a_fresh_computation() {
     assert!(seen.promotions.iter().all(|&n| n > 3), "{seen:?}");
 }
 
-/// The float network of the same (dequantised) weights, written out plainly.
+/// The float network of the same (dequantised) weights, written out plainly; the output
+/// bucket from the definition (equal bands of `32 / B` pieces from two pieces up, the
+/// last band taking the rest).
 fn float_eval(net: &Network, pos: &Position) -> f64 {
     let h = net.hidden();
     let sums = reference_sums(net, pos);
     let us = pos.turn().index();
-    let w = net.output_weights();
-    let mut out = net.output_bias() as f64 / (255.0 * 64.0);
+    let pieces = pos.occupied().into_iter().count();
+    let buckets = net.buckets();
+    let bucket = ((pieces - 2) / (32 / buckets)).min(buckets - 1);
+    let w = net.output_weights(bucket);
+    let mut out = net.output_bias(bucket) as f64 / (255.0 * 64.0);
     for (half, side) in [us, 1 - us].into_iter().enumerate() {
         for i in 0..h {
             let a = (sums[side][i] as f64 / 255.0).clamp(0.0, 1.0);
@@ -194,14 +205,21 @@ fn positions(n: usize, seed: u64) -> Vec<Position> {
 fn quantised_output_is_within_a_centipawn_of_the_float_network() {
     // Integer sums are exact; only the two truncating divisions (by QA, then by
     // QA·QB/400) lose anything: less than 400/16320 + 1 cp.
-    for (hidden, seed) in [(16, 1), (32, 2), (64, 3), (256, 4)] {
-        let net = random_net(hidden, seed);
+    for (hidden, buckets, seed) in [
+        (16, 1, 1),
+        (32, 1, 2),
+        (64, 1, 3),
+        (256, 1, 4),
+        (32, 8, 5),
+        (64, 3, 6),
+    ] {
+        let net = bucketed_net(hidden, buckets, seed);
         for pos in positions(300, seed) {
             let f = float_eval(&net, &pos);
             let q = net.evaluate(&pos) as f64;
             assert!(
                 (f - q).abs() <= 1.03,
-                "hidden {hidden}: float {f}, int {q} in {}",
+                "hidden {hidden}, {buckets} buckets: float {f}, int {q} in {}",
                 pos.fen()
             );
         }
@@ -293,10 +311,37 @@ fn damaged_net_files_are_refused_with_the_reason() {
     assert!(matches!(refuse(&qa), NetError::Quantisation { .. }));
     // Weights whose sums could overflow the kernels: refused by the range check.
     let h = 16;
-    let big = Network::from_parts(h, vec![2000; 768 * h], vec![0; h], vec![1; 2 * h], 0);
+    let big = Network::from_parts(h, vec![2000; 768 * h], vec![0; h], vec![1; 2 * h], vec![0]);
     assert!(matches!(big, Err(NetError::Range(_))));
-    let wide = Network::from_parts(h, vec![1; 768 * h], vec![0; h], vec![200; 2 * h], 0);
+    let wide = Network::from_parts(h, vec![1; 768 * h], vec![0; h], vec![200; 2 * h], vec![0]);
     assert!(matches!(wide, Err(NetError::Range(_))));
+    let short = Network::from_parts(h, vec![1; 768 * h], vec![0; h], vec![1; 2 * h], vec![0; 2]);
+    assert!(matches!(short, Err(NetError::Range(_))));
+    // Output buckets: a version 2 file, its size from the layout, the count checked.
+    let good = bucketed_net(32, 8, 5).to_bytes();
+    assert_eq!(Network::from_bytes(&good).unwrap(), bucketed_net(32, 8, 5));
+    assert_eq!(good.len(), 20 + 1538 * 32 + 4 * 32 * 8 + 4 * 8);
+    assert_eq!((good[4], good[14]), (2, 8));
+    let mut buckets = good.clone();
+    buckets[14] = 17;
+    assert!(matches!(
+        refuse(&buckets),
+        NetError::Buckets { found: 17, .. }
+    ));
+    buckets[14] = 1;
+    assert!(matches!(
+        refuse(&buckets),
+        NetError::Buckets { found: 1, .. }
+    ));
+    buckets[14] = 4;
+    assert!(matches!(
+        refuse(&buckets),
+        NetError::WrongSize { buckets: 4, .. }
+    ));
+    let mut v1 = random_net(32, 5).to_bytes();
+    v1[14] = 8;
+    assert!(matches!(refuse(&v1), NetError::Buckets { version: 1, .. }));
+    assert!(refuse(&v1).to_string().contains("output buckets"));
     // A net compiled in (nets/default.nnue) must itself load.
     if let Some(bytes) = sable_engine::nnue::EMBEDDED {
         Network::from_bytes(bytes).expect("the embedded net loads");

@@ -131,9 +131,20 @@ fn training_lowers_the_validation_loss() {
 
 #[test]
 fn resuming_from_a_checkpoint_continues_exactly() {
-    let dir = std::env::temp_dir().join(format!("sable-train-test-{}", std::process::id()));
+    resume_continues_exactly(1);
+}
+
+#[test]
+fn resuming_a_net_with_output_buckets_continues_exactly() {
+    resume_continues_exactly(8);
+}
+
+fn resume_continues_exactly(buckets: usize) {
+    let dir =
+        std::env::temp_dir().join(format!("sable-train-test-{}-{buckets}", std::process::id()));
     let mut cfg = config();
     cfg.epochs = 2;
+    cfg.buckets = buckets;
     let (train, val) = trainer::split(samples(1500, 2), cfg.val, cfg.seed);
     let whole = trainer::train(&cfg, trainer::fresh(&cfg), &train, &val, |_| {}).unwrap();
 
@@ -144,9 +155,16 @@ fn resuming_from_a_checkpoint_continues_exactly() {
     assert_eq!(half.reports.len(), 1);
     let saved = Checkpoint::load(&dir.join("checkpoint.ckpt")).unwrap();
     assert_eq!(saved, half.state);
+    assert_eq!(saved.params.buckets, buckets);
     // Each epoch's quantised net is a loadable engine net.
     let net = Network::load(&dir.join("epoch-001.nnue")).unwrap();
     assert_eq!(net, half.state.params.quantise_calibrated(&train).unwrap());
+    assert_eq!(net.buckets(), buckets);
+    // A checkpoint resumed under another bucket count is refused, not reshaped.
+    let mut other = cfg.clone();
+    other.buckets = 9 - buckets;
+    let err = trainer::train(&other, saved.clone(), &train, &val, |_| {}).err();
+    assert!(err.expect("refused").to_string().contains("bucket"));
     let rest = trainer::train(&cfg, saved, &train, &val, |_| {}).unwrap();
     assert_eq!(rest.reports.len(), 1);
     let bits = |p: &Params| p.w.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
@@ -173,7 +191,12 @@ fn a_seed_and_thread_count_give_the_same_weights() {
 
 #[test]
 fn sparse_gradient_equals_the_dense_reference() {
-    let mut params = Params::random(16, &mut Rng(5));
+    for buckets in [1, 4] {
+        sparse_equals_dense(Params::random_with(16, buckets, &mut Rng(5)));
+    }
+}
+
+fn sparse_equals_dense(mut params: Params) {
     // Biases that put some units inside the clamp, some outside.
     let b = params.ft_b_at();
     for (i, w) in params.w[b..b + 16].iter_mut().enumerate() {
@@ -200,7 +223,12 @@ fn sparse_gradient_equals_the_dense_reference() {
 /// scale other than the output unit (so the sigmoid's slope enters the chain rule).
 #[test]
 fn gradient_matches_finite_differences_of_the_loss() {
-    let mut params = Params::random(16, &mut Rng(9));
+    for buckets in [1, 4] {
+        gradient_matches_finite_differences(Params::random_with(16, buckets, &mut Rng(9)));
+    }
+}
+
+fn gradient_matches_finite_differences(mut params: Params) {
     let b = params.ft_b_at();
     for (i, w) in params.w[b..b + 16].iter_mut().enumerate() {
         *w = i as f32 / 20.0 + 0.05;
@@ -216,8 +244,15 @@ fn gradient_matches_finite_differences_of_the_loss() {
         let mut grad = vec![0.0; n];
         params.backward(&s, obj, &mut grad, &mut scratch);
         let f = s.active()[0] as usize;
-        // The output bias, an output weight, a feature bias, an active feature's weight.
-        for idx in [params.out_b_at(), params.out_w_at() + 3, b + 5, f * 16 + 5] {
+        // The output bias, an output weight (of the sample's bucket), a feature bias, an
+        // active feature's weight.
+        let k = params.bucket(s.active());
+        for idx in [
+            params.out_b_at() + k,
+            params.out_w_of(k) + 3,
+            b + 5,
+            f * 16 + 5,
+        ] {
             let (w0, h) = (params.w[idx], 1e-3f32);
             params.w[idx] = w0 + h;
             let up = params.loss(&s, obj, &mut scratch) as f64;
@@ -339,6 +374,71 @@ fn reads_game_records_through_the_filter_and_text_lines() {
 
 /// A hidden size the engine cannot load, or a score scale that is not a positive number,
 /// is refused before any training, not found out at the export after the run.
+/// A net with output buckets trains, each bucket's weights move only for its own
+/// positions, and its quantised export evaluates (through the engine's bucket choice) like
+/// the float net, with each bucket's bias calibrated.
+#[test]
+fn output_buckets_train_and_export() {
+    let mut cfg = config();
+    cfg.buckets = 4;
+    let (train, val) = trainer::split(samples(4000, 21), cfg.val, cfg.seed);
+    let start = trainer::fresh(&cfg);
+    let before = trainer::mean_loss(&start.params, &val, cfg.objective(), 1);
+    let done = trainer::train(&cfg, start.clone(), &train, &val, |_| {}).unwrap();
+    let after = done.reports.last().unwrap().val_loss;
+    assert!(after < 0.7 * before, "validation loss {before} -> {after}");
+    let (p0, p1) = (&start.params, &done.state.params);
+    let used: std::collections::HashSet<usize> =
+        train.iter().map(|s| p1.bucket(s.active())).collect();
+    assert!(
+        used.len() >= 2,
+        "the fixture spans one bucket only: {used:?}"
+    );
+    for k in 0..4 {
+        let o = p1.out_w_of(k);
+        // Weight decay moves even unused weights a little; a used bucket's move by more.
+        let change: f32 = p0.w[o..o + 32]
+            .iter()
+            .zip(&p1.w[o..o + 32])
+            .map(|(a, b)| (a - b).abs())
+            .sum();
+        if used.contains(&k) {
+            assert!(change > 0.05, "bucket {k}: {change}");
+        } else {
+            assert!(
+                change < 0.05,
+                "bucket {k} has no samples but moved {change}"
+            );
+        }
+    }
+    let net = p1.quantise_calibrated(&train).unwrap();
+    assert_eq!(net.buckets(), 4);
+    let mut worst = 0.0f32;
+    let mut gap = 0.0f64;
+    let fix = fixture(400, 79);
+    for (pos, _, _) in &fix {
+        let d = net.evaluate(pos) as f32 - p1.evaluate(pos);
+        worst = worst.max(d.abs());
+        gap += d as f64;
+    }
+    eprintln!(
+        "buckets: largest |int - float| {worst:.2} cp, mean {:.2}",
+        gap / 400.0
+    );
+    assert!(worst < 40.0 && (gap / 400.0).abs() < 1.5, "{worst}, {gap}");
+    for buckets in [0, 17] {
+        let cfg = TrainConfig {
+            buckets,
+            ..config()
+        };
+        let err = trainer::train(&cfg, trainer::fresh(&config()), &train, &val, |_| {}).err();
+        assert!(
+            err.expect("refused").to_string().contains("bucket"),
+            "{buckets}"
+        );
+    }
+}
+
 #[test]
 fn sizes_and_scales_the_engine_cannot_use_are_refused_up_front() {
     let (train, val) = trainer::split(samples(200, 4), 0.1, 1);

@@ -45,8 +45,11 @@ pub fn run(args: Args) -> CliResult {
         let raw = net.evaluate(&pos);
         let used = Evaluator::new().evaluate_net(&pos, &net);
         println!(
-            "NNUE (hidden {}): network {raw:+} cp, with endgame knowledge {used:+} cp, for the side to move",
-            net.hidden()
+            "NNUE (hidden {}, output bucket {} of {}): network {raw:+} cp, with endgame \
+             knowledge {used:+} cp, for the side to move",
+            net.hidden(),
+            net.bucket_of(&pos) + 1,
+            net.buckets()
         );
     }
     Ok(())

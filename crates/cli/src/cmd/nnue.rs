@@ -23,6 +23,9 @@ enum Command {
     Random {
         #[arg(long, default_value_t = 32)]
         hidden: usize,
+        /// Output buckets by material (1 to 16).
+        #[arg(long, default_value_t = 1)]
+        output_buckets: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[arg(long)]
@@ -41,15 +44,29 @@ enum Command {
 
 pub fn run(args: Args) -> CliResult {
     match args.command {
-        Command::Random { hidden, seed, out } => {
-            let net = Params::random(hidden, &mut Rng(seed))
+        Command::Random {
+            hidden,
+            output_buckets,
+            seed,
+            out,
+        } => {
+            if !(1..=sable_engine::nnue::MAX_BUCKETS).contains(&output_buckets) {
+                return Err(CliError::msg(format!(
+                    "--output-buckets {output_buckets}: a net has 1 to {}",
+                    sable_engine::nnue::MAX_BUCKETS
+                )));
+            }
+            let net = Params::random_with(hidden, output_buckets, &mut Rng(seed))
                 .quantise()
                 .map_err(|e| CliError::msg(e.to_string()))?;
             std::fs::write(&out, net.to_bytes()).map_err(|source| CliError::Io {
                 path: out.display().to_string(),
                 source,
             })?;
-            println!("wrote {} (hidden {hidden}, random weights)", out.display());
+            println!(
+                "wrote {} (hidden {hidden}, {output_buckets} output bucket(s), random weights)",
+                out.display()
+            );
             Ok(())
         }
         Command::Compare { net, checkpoint } => {

@@ -21,6 +21,10 @@ pub struct Args {
     out_dir: PathBuf,
     #[arg(long, default_value_t = TrainConfig::default().hidden)]
     hidden: usize,
+    /// Output buckets by material (1 to 16; 8 gives bands of 4 pieces: 2-5, 6-9, ...,
+    /// 30-32). 1 is the plain net.
+    #[arg(long, default_value_t = TrainConfig::default().buckets)]
+    output_buckets: usize,
     #[arg(long, default_value_t = TrainConfig::default().epochs)]
     epochs: u32,
     /// Stop after this many epochs in all (resume later with --resume).
@@ -125,6 +129,7 @@ pub fn run(args: Args) -> CliResult {
     );
     let cfg = TrainConfig {
         hidden: args.hidden,
+        buckets: args.output_buckets,
         epochs: args.epochs,
         stop_after: args.stop_after,
         batch: args.batch,

@@ -111,7 +111,12 @@ impl Network {
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let acc = Accumulator::compute(self, pos);
         let us = pos.turn().index();
-        self.output(Backend::detect(), &acc.sums[us], &acc.sums[1 - us])
+        self.output(
+            Backend::detect(),
+            &acc.sums[us],
+            &acc.sums[1 - us],
+            self.bucket_of(pos),
+        )
     }
 }
 
@@ -235,6 +240,7 @@ impl NnueStack {
         } else {
             (b, w)
         };
-        self.net.output(self.backend, stm, nstm)
+        self.net
+            .output(self.backend, stm, nstm, self.net.bucket_of(pos))
     }
 }

@@ -5,27 +5,32 @@
 //! | offset | bytes | field |
 //! | --- | --- | --- |
 //! | 0 | 4 | magic `SBNN` |
-//! | 4 | 2 | format version, 1 |
+//! | 4 | 2 | format version: 1 (one output layer) or 2 (output buckets) |
 //! | 6 | 2 | `H`, the hidden size (16..=1024, a multiple of 16) |
 //! | 8 | 2 | QA (255) |
 //! | 10 | 2 | QB (64) |
 //! | 12 | 2 | output scale in centipawns (400) |
-//! | 14 | 2 | zero |
+//! | 14 | 2 | version 1: zero; version 2: `B`, the output buckets (2..=16) |
 //! | 16 | 2·768·H | feature weights, `i16`, row by row: feature `f`'s `H` weights at `16 + 2·H·f` |
 //! | … | 2·H | feature biases, `i16` |
-//! | … | 2·2H | output weights, `i16`: `H` for the side to move's half, then `H` for the other |
-//! | … | 4 | output bias, `i32` (units of QA·QB) |
+//! | … | 2·2H·B | output weights, `i16`, bucket by bucket: `H` for the side to move's half, then `H` for the other |
+//! | … | 4·B | output biases, `i32` (units of QA·QB), bucket by bucket |
 //! | end − 4 | 4 | CRC-32 (`sable_chess::record::crc32`) of every byte before it |
 //!
-//! A file is therefore `24 + 1542·H` bytes. Loading checks each field in that order and
-//! also that no accumulator can overflow `i16` (bias plus 32 of the largest weights) and
-//! that `QA · |output weight|` fits `i16` (the SCReLU kernel multiplies in 16 bits).
+//! A file is therefore `20 + 1538·H + 4·H·B + 4·B` bytes (`24 + 1542·H` with one
+//! bucket). A net with one bucket is written as version 1, so nets from before buckets
+//! load unchanged and are written back byte for byte; an older build refuses a
+//! version 2 file by its version, not by a confusing size. Which bucket a position uses:
+//! [`super::output_bucket`]. Loading checks each field in that order and also that no
+//! accumulator can overflow `i16` (bias plus 32 of the largest weights) and that
+//! `QA · |output weight|` fits `i16` (the SCReLU kernel multiplies in 16 bits).
 
-use super::{INPUTS, MAX_ACTIVE, MAX_HIDDEN, MIN_HIDDEN, QA, QB, SCALE};
+use super::{INPUTS, MAX_ACTIVE, MAX_BUCKETS, MAX_HIDDEN, MIN_HIDDEN, QA, QB, SCALE};
 use sable_chess::record::crc32;
 
 pub const MAGIC: [u8; 4] = *b"SBNN";
-pub const VERSION: u16 = 1;
+/// The newest format version this build writes and reads (it reads version 1 too).
+pub const VERSION: u16 = 2;
 pub const HEADER_LEN: usize = 16;
 
 /// Why a net file was refused.
@@ -39,11 +44,21 @@ pub enum NetError {
     Version { found: u16 },
     #[error("hidden size {found} is not a multiple of 16 in {MIN_HIDDEN}..={MAX_HIDDEN}")]
     Hidden { found: u16 },
+    #[error("{found} output buckets: a version {version} net has {expected}")]
+    Buckets {
+        found: u16,
+        version: u16,
+        expected: &'static str,
+    },
     #[error("quantisation QA={qa} QB={qb} scale={scale} is not the supported 255/64/400")]
     Quantisation { qa: u16, qb: u16, scale: u16 },
-    #[error("wrong size: {actual} bytes, a net with hidden size {hidden} has {expected}")]
+    #[error(
+        "wrong size: {actual} bytes, a net with hidden size {hidden} and {buckets} output \
+         bucket(s) has {expected}"
+    )]
     WrongSize {
         hidden: usize,
+        buckets: usize,
         expected: usize,
         actual: usize,
     },
@@ -66,15 +81,15 @@ pub struct Network {
     pub(crate) ft_weights: Vec<i16>,
     /// `hidden` biases (units of QA).
     pub(crate) ft_bias: Vec<i16>,
-    /// Side to move's half, then the other's (units of QB).
+    /// Per output bucket, the side to move's half, then the other's (units of QB).
     pub(crate) out_weights: Vec<i16>,
-    /// Units of QA·QB.
-    pub(crate) out_bias: i32,
+    /// One per output bucket, units of QA·QB.
+    pub(crate) out_bias: Vec<i32>,
 }
 
-/// Bytes of a net file with hidden size `h`.
-pub const fn file_len(h: usize) -> usize {
-    HEADER_LEN + 2 * (INPUTS * h + h + 2 * h) + 4 + 4
+/// Bytes of a net file with hidden size `h` and `b` output buckets.
+pub const fn file_len(h: usize, b: usize) -> usize {
+    HEADER_LEN + 2 * (INPUTS * h + h + 2 * h * b) + 4 * b + 4
 }
 
 /// Whether a net of `hidden` units can be stored and run: a multiple of 16 (the SIMD
@@ -90,19 +105,26 @@ pub fn check_hidden(hidden: usize) -> Result<(), NetError> {
 }
 
 impl Network {
-    /// A network from its parts; the same range checks as loading.
+    /// A network from its parts (the output bucket count is `out_bias.len()`); the same
+    /// range checks as loading.
     pub fn from_parts(
         hidden: usize,
         ft_weights: Vec<i16>,
         ft_bias: Vec<i16>,
         out_weights: Vec<i16>,
-        out_bias: i32,
+        out_bias: Vec<i32>,
     ) -> Result<Network, NetError> {
         check_hidden(hidden)?;
+        let buckets = out_bias.len();
+        if !(1..=MAX_BUCKETS).contains(&buckets) {
+            return Err(NetError::Range(format!(
+                "{buckets} output buckets, expected 1..={MAX_BUCKETS}"
+            )));
+        }
         let lens = [
             (ft_weights.len(), INPUTS * hidden, "feature weights"),
             (ft_bias.len(), hidden, "feature biases"),
-            (out_weights.len(), 2 * hidden, "output weights"),
+            (out_weights.len(), 2 * hidden * buckets, "output weights"),
         ];
         for (len, want, what) in lens {
             if len != want {
@@ -137,14 +159,25 @@ impl Network {
         &self.ft_bias
     }
 
-    /// The output weights (units of QB): the side to move's `H`, then the other's.
-    pub fn output_weights(&self) -> &[i16] {
-        &self.out_weights
+    /// The number of output buckets (1 for a plain net).
+    pub fn buckets(&self) -> usize {
+        self.out_bias.len()
     }
 
-    /// The output bias (units of QA·QB).
-    pub fn output_bias(&self) -> i32 {
-        self.out_bias
+    /// The output bucket `pos` is evaluated with.
+    #[inline]
+    pub fn bucket_of(&self, pos: &sable_chess::Position) -> usize {
+        super::output_bucket(pos.occupied().count() as usize, self.buckets())
+    }
+
+    /// Bucket `b`'s output weights (units of QB): the side to move's `H`, then the other's.
+    pub fn output_weights(&self, b: usize) -> &[i16] {
+        &self.out_weights[2 * self.hidden * b..2 * self.hidden * (b + 1)]
+    }
+
+    /// Bucket `b`'s output bias (units of QA·QB).
+    pub fn output_bias(&self, b: usize) -> i32 {
+        self.out_bias[b]
     }
 
     /// Feature `f`'s row of `H` weights.
@@ -191,8 +224,9 @@ impl Network {
         if magic != MAGIC {
             return Err(NetError::BadMagic { found: magic });
         }
-        if u16_at(4) != VERSION {
-            return Err(NetError::Version { found: u16_at(4) });
+        let version = u16_at(4);
+        if !(1..=VERSION).contains(&version) {
+            return Err(NetError::Version { found: version });
         }
         let hidden = u16_at(6) as usize;
         check_hidden(hidden)?;
@@ -200,10 +234,30 @@ impl Network {
         if (qa as i32, qb as i32, scale as i32) != (QA, QB, SCALE) {
             return Err(NetError::Quantisation { qa, qb, scale });
         }
-        let expected = file_len(hidden);
+        let field = u16_at(14);
+        let buckets = match (version, field) {
+            (1, 0) => 1,
+            (2, b) if (2..=MAX_BUCKETS as u16).contains(&b) => b as usize,
+            (1, found) => {
+                return Err(NetError::Buckets {
+                    found,
+                    version,
+                    expected: "0 (one output layer)",
+                })
+            }
+            (_, found) => {
+                return Err(NetError::Buckets {
+                    found,
+                    version,
+                    expected: "2..=16",
+                })
+            }
+        };
+        let expected = file_len(hidden, buckets);
         if bytes.len() != expected {
             return Err(NetError::WrongSize {
                 hidden,
+                buckets,
                 expected,
                 actual: bytes.len(),
             });
@@ -225,8 +279,11 @@ impl Network {
         };
         let ft_weights = take(INPUTS * hidden);
         let ft_bias = take(hidden);
-        let out_weights = take(2 * hidden);
-        let out_bias = i32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        let out_weights = take(2 * hidden * buckets);
+        let out_bias = bytes[at..at + 4 * buckets]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
         Network::from_parts(hidden, ft_weights, ft_bias, out_weights, out_bias)
     }
 
@@ -244,15 +301,21 @@ impl Network {
 
     /// The file bytes of this network.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_len(self.hidden));
+        let buckets = self.buckets();
+        let mut out = Vec::with_capacity(file_len(self.hidden, buckets));
         out.extend_from_slice(&MAGIC);
+        let (version, field) = if buckets == 1 {
+            (1, 0)
+        } else {
+            (2, buckets as u16)
+        };
         for v in [
-            VERSION,
+            version,
             self.hidden as u16,
             QA as u16,
             QB as u16,
             SCALE as u16,
-            0,
+            field,
         ] {
             out.extend_from_slice(&v.to_le_bytes());
         }
@@ -264,20 +327,25 @@ impl Network {
         {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        for b in &self.out_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         let crc = crc32(&out);
         out.extend_from_slice(&crc.to_le_bytes());
         out
     }
 
     /// Centipawns for the side to move from the two accumulators (the side to move's
-    /// first). The SCReLU sums wrap in `i32` exactly as the AVX2 kernel's do.
-    pub fn output(&self, backend: super::Backend, stm: &[i16], nstm: &[i16]) -> i32 {
+    /// first), through output bucket `bucket` ([`Network::bucket_of`]). The SCReLU sums
+    /// wrap in `i32` exactly as the AVX2 kernel's do.
+    #[inline]
+    pub fn output(&self, backend: super::Backend, stm: &[i16], nstm: &[i16], bucket: usize) -> i32 {
         let h = self.hidden;
+        let w = self.output_weights(bucket);
         let sum = backend
-            .screlu_dot(stm, &self.out_weights[..h])
-            .wrapping_add(backend.screlu_dot(nstm, &self.out_weights[h..]));
-        let raw = (sum / QA) as i64 + self.out_bias as i64;
+            .screlu_dot(stm, &w[..h])
+            .wrapping_add(backend.screlu_dot(nstm, &w[h..]));
+        let raw = (sum / QA) as i64 + self.out_bias[bucket] as i64;
         (raw * SCALE as i64 / (QA * QB) as i64).clamp(-30_000, 30_000) as i32
     }
 }

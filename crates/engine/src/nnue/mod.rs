@@ -10,7 +10,10 @@
 //! A feature is (piece colour relative to the perspective, piece type, square seen from
 //! that side, the rank flipped for Black): `(rel * 6 + role) * 64 + square`, 768 in all.
 //! The output is `(SCReLU(stm) · w0 + SCReLU(nstm) · w1) / QA + bias`, in units of
-//! `QA * QB`, then times [`SCALE`] for centipawns (bullet's convention).
+//! `QA * QB`, then times [`SCALE`] for centipawns (bullet's convention). A net may have
+//! several output layers ("output buckets"), one per band of material ([`output_bucket`]):
+//! the accumulators are shared, and only the last `2H + 1` weights differ by bucket, so
+//! an endgame is judged by weights fitted to endgames at no cost in speed.
 
 mod accumulator;
 mod embedded;
@@ -20,7 +23,7 @@ pub mod train;
 
 pub use accumulator::{Accumulator, NnueStack};
 pub use embedded::EMBEDDED;
-pub use format::{check_hidden, NetError, Network, HEADER_LEN, MAGIC, VERSION};
+pub use format::{check_hidden, file_len, NetError, Network, HEADER_LEN, MAGIC, VERSION};
 pub use simd::Backend;
 
 use sable_chess::{Color, Piece, Position, Square};
@@ -38,6 +41,17 @@ pub const MIN_HIDDEN: usize = 16;
 pub const MAX_HIDDEN: usize = 1024;
 /// Pieces on a board: the most features one perspective can have active.
 pub const MAX_ACTIVE: usize = 32;
+/// Output buckets a net file may have.
+pub const MAX_BUCKETS: usize = 16;
+
+/// The output bucket of a position with `pieces` pieces (kings included) in a net of
+/// `buckets` buckets: equal bands of `32 / buckets` pieces from two pieces up, the top
+/// band taking what is left (8 buckets: 2-5 pieces, 6-9, ..., 30-32).
+#[inline]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    let width = (MAX_ACTIVE / buckets.max(1)).max(1);
+    (pieces.saturating_sub(2) / width).min(buckets.max(1) - 1)
+}
 
 /// The input index of `piece` on `sq` from `persp`'s side.
 #[inline]

@@ -5,6 +5,9 @@
 //! Layout (little-endian): magic `SBCK`, version `u32` (1), hidden `u32`, epochs done
 //! `u32`, AdamW step `u64`, random state `u64`, parameter count `u64`, then the
 //! parameters, first moments and second moments as `f32`, then a CRC-32 of all before.
+//! The output bucket count is not stored: it follows from the hidden size and the
+//! parameter count ([`Params::buckets_of_len`]), so checkpoints of plain nets written
+//! before buckets existed still load.
 
 use super::adamw::AdamW;
 use super::model::Params;
@@ -56,12 +59,15 @@ impl Checkpoint {
         }
         let hidden = u32_at(8) as usize;
         let n = u64_at(32) as usize;
-        if n != Params::len(hidden) || bytes.len() != HEAD + 12 * n + 4 {
+        let buckets = Params::buckets_of_len(hidden, n);
+        let Some(buckets) =
+            buckets.filter(|_| Some(bytes.len()) == n.checked_mul(12).map(|b| b + HEAD + 4))
+        else {
             return Err(format!(
-                "checkpoint size {} does not match hidden size {hidden}",
+                "checkpoint size {} ({n} parameters) does not match hidden size {hidden}",
                 bytes.len()
             ));
-        }
+        };
         let end = bytes.len() - 4;
         let stored = u32_at(end);
         if crc32(&bytes[..end]) != stored {
@@ -74,6 +80,7 @@ impl Checkpoint {
         Ok(Checkpoint {
             params: Params {
                 hidden,
+                buckets,
                 w: floats[..n].to_vec(),
             },
             opt: AdamW {

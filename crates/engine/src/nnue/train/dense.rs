@@ -14,7 +14,8 @@ use crate::nnue::{mirror_feature, INPUTS};
 /// Adds one sample's gradient into `grad` the dense way; returns its loss.
 pub fn backward_dense(p: &Params, sample: &Sample, obj: Objective, grad: &mut [f32]) -> f32 {
     let h = p.hidden;
-    let (bias, ow, ob) = (p.ft_b_at(), p.out_w_at(), p.out_b_at());
+    let b = p.bucket(sample.active());
+    let (bias, ow, ob) = (p.ft_b_at(), p.out_w_of(b), p.out_b_at() + b);
     let mut x = [[0.0f32; INPUTS]; 2];
     for &f in sample.active() {
         x[0][f as usize] = 1.0;

@@ -46,6 +46,8 @@ pub enum TrainError {
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
     pub hidden: usize,
+    /// Output buckets by material ([`crate::nnue::output_bucket`]); 1 is the plain net.
+    pub buckets: usize,
     pub epochs: u32,
     /// Stop after this many epochs have been done in all (for training in sessions;
     /// the schedule still runs over `epochs`).
@@ -82,6 +84,7 @@ impl Default for TrainConfig {
     fn default() -> TrainConfig {
         TrainConfig {
             hidden: 32,
+            buckets: 1,
             epochs: 40,
             stop_after: None,
             batch: 4_096,
@@ -153,7 +156,7 @@ pub fn split(samples: Vec<Sample>, val: f32, seed: u64) -> (Vec<Sample>, Vec<Sam
 /// The starting state for `cfg`: random weights from the seed.
 pub fn fresh(cfg: &TrainConfig) -> Checkpoint {
     let mut rng = Rng(cfg.seed);
-    let params = Params::random(cfg.hidden, &mut rng);
+    let params = Params::random_with(cfg.hidden, cfg.buckets, &mut rng);
     let opt = AdamW::new(params.w.len());
     Checkpoint {
         params,
@@ -240,10 +243,17 @@ pub fn train(
     val_set: &[Sample],
     mut on_event: impl FnMut(&TrainEvent),
 ) -> Result<Trained, TrainError> {
-    if state.params.hidden != cfg.hidden {
+    if (state.params.hidden, state.params.buckets) != (cfg.hidden, cfg.buckets) {
         return Err(TrainError::Config(format!(
-            "the checkpoint has hidden size {}, not {}",
-            state.params.hidden, cfg.hidden
+            "the checkpoint has hidden size {} and {} output bucket(s), not {} and {}",
+            state.params.hidden, state.params.buckets, cfg.hidden, cfg.buckets
+        )));
+    }
+    if !(1..=crate::nnue::MAX_BUCKETS).contains(&cfg.buckets) {
+        return Err(TrainError::Config(format!(
+            "{} output buckets: a net has 1 to {}",
+            cfg.buckets,
+            crate::nnue::MAX_BUCKETS
         )));
     }
     // A size the engine cannot load is refused now, not after the run at export.

@@ -1,14 +1,18 @@
 //! The float network the trainer optimises: the same `(768 -> H) x 2 -> 1` SCReLU net
-//! as inference, with activations clamped to `[0, 1]` (1.0 = QA), its sparse forward and
-//! backward pass for one sample, and quantisation into the engine's [`Network`].
+//! as inference (with `B` output buckets, [`crate::nnue::output_bucket`]), with
+//! activations clamped to `[0, 1]` (1.0 = QA), its sparse forward and backward pass for
+//! one sample, and quantisation into the engine's [`Network`].
 //!
 //! All parameters live in one flat vector, `[feature weights (768·H) | feature biases
-//! (H) | output weights (2H) | output bias]`, so the optimiser and checkpoints treat
-//! them as one array.
+//! (H) | output weights (2H per bucket) | output biases (B)]`, so the optimiser and
+//! checkpoints treat them as one array.
 
 use super::data::Sample;
 use super::rng::Rng;
-use crate::nnue::{active_features, mirror_feature, NetError, Network, INPUTS, MAX_ACTIVE};
+use crate::nnue::{
+    active_features, mirror_feature, output_bucket, NetError, Network, INPUTS, MAX_ACTIVE,
+    MAX_BUCKETS,
+};
 use crate::nnue::{QA, QB, SCALE};
 use sable_chess::Position;
 
@@ -93,6 +97,8 @@ pub fn fit_scale(samples: &[Sample]) -> f32 {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {
     pub hidden: usize,
+    /// Output buckets (1 for the plain net).
+    pub buckets: usize,
     pub w: Vec<f32>,
 }
 
@@ -110,23 +116,39 @@ impl Scratch {
 }
 
 impl Params {
-    pub fn len(hidden: usize) -> usize {
-        INPUTS * hidden + hidden + 2 * hidden + 1
+    /// Parameters of a net of hidden size `hidden` and `buckets` output buckets.
+    pub fn len(hidden: usize, buckets: usize) -> usize {
+        INPUTS * hidden + hidden + (2 * hidden + 1) * buckets
+    }
+
+    /// The output buckets of a net with `len` parameters and hidden size `hidden`, if
+    /// `len` fits such a net (checkpoints store only the two sizes and the length).
+    pub fn buckets_of_len(hidden: usize, len: usize) -> Option<usize> {
+        let out = len.checked_sub(INPUTS * hidden + hidden)?;
+        let b = out / (2 * hidden + 1);
+        (out % (2 * hidden + 1) == 0 && (1..=MAX_BUCKETS).contains(&b)).then_some(b)
+    }
+
+    /// A plain net (one output bucket) of small random weights ([`Params::random_with`]).
+    pub fn random(hidden: usize, rng: &mut Rng) -> Params {
+        Params::random_with(hidden, 1, rng)
     }
 
     /// Small random weights: feature weights in ±0.1 (about 30 are active, so sums
-    /// start well inside the clamp), output weights in ±1/sqrt(2H), biases zero.
-    pub fn random(hidden: usize, rng: &mut Rng) -> Params {
+    /// start well inside the clamp), output weights in ±1/sqrt(2H) (bucket by bucket,
+    /// so that bucket 0 starts as a plain net of the same seed does), biases zero.
+    pub fn random_with(hidden: usize, buckets: usize, rng: &mut Rng) -> Params {
         let mut p = Params {
             hidden,
-            w: vec![0.0; Params::len(hidden)],
+            buckets,
+            w: vec![0.0; Params::len(hidden, buckets)],
         };
         for w in &mut p.w[..INPUTS * hidden] {
             *w = 0.1 * rng.symmetric();
         }
         let o = p.out_w_at();
         let scale = 1.0 / ((2 * hidden) as f32).sqrt();
-        for w in &mut p.w[o..o + 2 * hidden] {
+        for w in &mut p.w[o..o + 2 * hidden * buckets] {
             *w = scale * rng.symmetric();
         }
         p
@@ -140,12 +162,25 @@ impl Params {
     pub fn out_w_at(&self) -> usize {
         INPUTS * self.hidden + self.hidden
     }
+    /// Where the output biases start (bucket `b`'s is at `out_b_at() + b`).
     #[inline]
     pub fn out_b_at(&self) -> usize {
-        INPUTS * self.hidden + 3 * self.hidden
+        INPUTS * self.hidden + self.hidden + 2 * self.hidden * self.buckets
     }
 
-    /// Clamps to what quantisation represents exactly ([`CLIP`]; the output bias is free).
+    /// The bucket of a sample with these active features (one per piece).
+    #[inline]
+    pub fn bucket(&self, active: &[u16]) -> usize {
+        output_bucket(active.len(), self.buckets)
+    }
+
+    /// Where bucket `b`'s output weights start.
+    #[inline]
+    pub fn out_w_of(&self, b: usize) -> usize {
+        self.out_w_at() + 2 * self.hidden * b
+    }
+
+    /// Clamps to what quantisation represents exactly ([`CLIP`]; the output biases are free).
     pub fn clip(&mut self) {
         let ob = self.out_b_at();
         for w in &mut self.w[..ob] {
@@ -157,8 +192,9 @@ impl Params {
     /// move's active features. Leaves the accumulators in `s`.
     pub fn forward(&self, active: &[u16], s: &mut Scratch) -> f32 {
         let h = self.hidden;
-        let (bias, ow) = (self.ft_b_at(), self.out_w_at());
-        let mut out = self.w[self.out_b_at()];
+        let b = self.bucket(active);
+        let (bias, ow) = (self.ft_b_at(), self.out_w_of(b));
+        let mut out = self.w[self.out_b_at() + b];
         for (side, acc) in s.acc.iter_mut().enumerate() {
             acc.copy_from_slice(&self.w[bias..bias + h]);
             for &f in active {
@@ -195,7 +231,8 @@ impl Params {
         let p = sigmoid(out * obj.slope());
         let err = p - obj.target(sample);
         let g = 2.0 * err * p * (1.0 - p) * obj.slope();
-        let (bias, ow, ob) = (self.ft_b_at(), self.out_w_at(), self.out_b_at());
+        let b = self.bucket(active);
+        let (bias, ow, ob) = (self.ft_b_at(), self.out_w_of(b), self.out_b_at() + b);
         grad[ob] += g;
         for (side, acc) in s.acc.iter_mut().enumerate() {
             let o = ow + side * h;
@@ -260,12 +297,16 @@ impl Params {
             q(&self.w[..bias], QA),
             q(&self.w[bias..ow], QA),
             q(&self.w[ow..ob], QB),
-            (self.w[ob] * (QA * QB) as f32).round() as i32,
+            self.w[ob..]
+                .iter()
+                .map(|&x| (x * (QA * QB) as f32).round() as i32)
+                .collect(),
         )
     }
 
-    /// [`Params::quantise`], then the output bias moved by the mean gap between the float
-    /// and the integer outputs over (at most 20,000 evenly spaced of) `samples`.
+    /// [`Params::quantise`], then each bucket's output bias moved by the mean gap between
+    /// the float and the integer outputs over the bucket's samples among (at most 20,000
+    /// evenly spaced of) `samples`; a bucket without samples moves by the mean of all.
     ///
     /// Why: output weights rounded to 1/QB (= 1/64) leave each net with its own constant
     /// offset of several centipawns, the same sign in nearly every position (one hidden-32
@@ -282,26 +323,35 @@ impl Params {
         let rounded = Params::dequantised(&net);
         let step = samples.len().div_ceil(20_000);
         let mut scratch = Scratch::new(self.hidden);
-        let (mut gap, mut n) = (0.0f64, 0usize);
+        let mut gaps = vec![(0.0f64, 0usize); self.buckets];
         for s in samples.iter().step_by(step) {
             let float = self.forward(s.active(), &mut scratch);
-            gap += (float - rounded.forward(s.active(), &mut scratch)) as f64;
-            n += 1;
+            let gap = &mut gaps[self.bucket(s.active())];
+            gap.0 += (float - rounded.forward(s.active(), &mut scratch)) as f64;
+            gap.1 += 1;
         }
-        let shift = (gap / n as f64 * (QA * QB) as f64).round() as i32;
-        net.out_bias = net.out_bias.saturating_add(shift);
+        let all =
+            gaps.iter().map(|g| g.0).sum::<f64>() / gaps.iter().map(|g| g.1).sum::<usize>() as f64;
+        for (bias, &(gap, n)) in net.out_bias.iter_mut().zip(&gaps) {
+            let mean = if n > 0 { gap / n as f64 } else { all };
+            *bias = bias.saturating_add((mean * (QA * QB) as f64).round() as i32);
+        }
         Ok(net)
     }
 
     /// The float net with the quantised net's weights (divided back): the reference the
     /// integer inference is compared against.
     pub fn dequantised(net: &Network) -> Params {
-        let h = net.hidden();
-        let mut w = Vec::with_capacity(Params::len(h));
+        let (h, buckets) = (net.hidden(), net.buckets());
+        let mut w = Vec::with_capacity(Params::len(h, buckets));
         w.extend(net.ft_weights.iter().map(|&x| x as f32 / QA as f32));
         w.extend(net.ft_bias.iter().map(|&x| x as f32 / QA as f32));
         w.extend(net.out_weights.iter().map(|&x| x as f32 / QB as f32));
-        w.push(net.out_bias as f32 / (QA * QB) as f32);
-        Params { hidden: h, w }
+        w.extend(net.out_bias.iter().map(|&x| x as f32 / (QA * QB) as f32));
+        Params {
+            hidden: h,
+            buckets,
+            w,
+        }
     }
 }
