@@ -366,3 +366,38 @@ fn datagen_plays_with_the_evaluation_it_is_given() {
     no_panic(&text);
     assert!(!std::path::Path::new(&out).exists(), "{out} was written");
 }
+
+/// `sable eval --eval-file` with a net of output buckets: the bucket the position uses
+/// (all 32 pieces: the last of 8) and a board of piece values, one per piece but the
+/// kings.
+#[test]
+fn eval_shows_the_networks_bucket_and_piece_values() {
+    let net = temp("buckets.nnue");
+    let (ok, text) = sable(&[
+        "nnue",
+        "random",
+        "--hidden",
+        "32",
+        "--output-buckets",
+        "8",
+        "--out",
+        &net,
+    ]);
+    assert!(ok && text.contains("8 output bucket(s)"), "{text}");
+    let (ok, text) = sable(&["eval", "--eval-file", &net]);
+    assert!(ok, "{text}");
+    assert!(text.contains("output bucket 8 of 8"), "{text}");
+    let values = text
+        .lines()
+        .filter(|l| l.starts_with('|'))
+        .flat_map(|l| l.split('|'))
+        .filter(|cell| {
+            let c = cell.trim();
+            (c.starts_with('+') || c.starts_with('-')) && c[1..].parse::<f64>().is_ok()
+        })
+        .count();
+    assert_eq!(values, 30, "{text}");
+    let (ok, text) = sable(&["nnue", "random", "--output-buckets", "17", "--out", &net]);
+    assert!(!ok && text.contains("--output-buckets 17"), "{text}");
+    no_panic(&text);
+}

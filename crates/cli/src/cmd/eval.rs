@@ -1,7 +1,8 @@
 //! `sable eval`: the static evaluation of a position broken down by term for both
 //! sides (middlegame, endgame, tapered) and, when a network is in use (the embedded one
-//! or `--eval-file`), its output; or with `--bench` the hand-crafted evaluation's speed
-//! over the positions of an EPD/FEN file.
+//! or `--eval-file`), its output, the output bucket used and each piece's value to the
+//! network (Stockfish's board of "NNUE derived piece values"); or with `--bench` the
+//! hand-crafted evaluation's speed over the positions of an EPD/FEN file.
 
 use super::{read_file, CliError, CliResult};
 use sable_chess::{CastlingMode, Color, Position};
@@ -51,8 +52,35 @@ pub fn run(args: Args) -> CliResult {
             net.bucket_of(&pos) + 1,
             net.buckets()
         );
+        print_piece_values(&pos, &net);
     }
     Ok(())
+}
+
+/// The network's value of each piece (Stockfish's "NNUE derived piece values"): a board
+/// with each piece's letter and, below it, what lifting it off costs White, in pawns.
+fn print_piece_values(pos: &Position, net: &Network) {
+    let mut cells = [[None; 8]; 8];
+    for (sq, piece, cp) in net.piece_values(pos) {
+        cells[sq.rank().index()][sq.file().index()] = Some((piece, cp));
+    }
+    let line = "+-------".repeat(8) + "+";
+    println!("network piece values (White's view, pawns; each piece lifted off in turn):");
+    println!("{line}");
+    for rank in (0..8).rev() {
+        let mut names = String::new();
+        let mut values = String::new();
+        for (file, cell) in cells[rank].iter().enumerate() {
+            let sq = sable_chess::Square::from_index(rank * 8 + file);
+            let name = pos.piece_at(sq).map(|p| p.char()).unwrap_or(' ');
+            names += &format!("|   {name}   ");
+            values += &match cell {
+                Some((_, cp)) => format!("|{:^7}", format!("{:+.2}", *cp as f64 / 100.0)),
+                None => "|       ".to_string(),
+            };
+        }
+        println!("{names}|\n{values}|\n{line}");
+    }
 }
 
 /// A FEN, or an EPD line's first four fields.

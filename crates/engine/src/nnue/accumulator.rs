@@ -107,6 +107,39 @@ fn refresh_into(net: &Network, pos: &Position, persp: Color, out: &mut [i16]) {
 }
 
 impl Network {
+    /// What each piece but the kings is worth to the network, as Stockfish's `eval`
+    /// shows it: the output (White's view) minus the output with that piece lifted off
+    /// the board and nothing else changed (the same side to move; the lighter position's
+    /// own output bucket). A tool's view, from scratch: one evaluation per piece.
+    pub fn piece_values(&self, pos: &Position) -> Vec<(Square, Piece, i32)> {
+        let white = |without: Option<Square>| {
+            let mut sums = [self.ft_bias.clone(), self.ft_bias.clone()];
+            let mut pieces = 0;
+            for sq in pos.occupied() {
+                let Some(p) = pos.piece_at(sq).filter(|_| Some(sq) != without) else {
+                    continue;
+                };
+                pieces += 1;
+                for (c, sum) in [Color::White, Color::Black].into_iter().zip(&mut sums) {
+                    for (o, w) in sum.iter_mut().zip(self.row(feature(c, p, sq))) {
+                        *o = o.wrapping_add(*w);
+                    }
+                }
+            }
+            let us = pos.turn().index();
+            let bucket = super::output_bucket(pieces, self.buckets());
+            let stm = self.output(Backend::detect(), &sums[us], &sums[1 - us], bucket);
+            stm * pos.turn().sign()
+        };
+        let all = white(None);
+        pos.occupied()
+            .into_iter()
+            .filter_map(|sq| pos.piece_at(sq).map(|p| (sq, p)))
+            .filter(|(_, p)| p.role() != Role::King)
+            .map(|(sq, p)| (sq, p, all - white(Some(sq))))
+            .collect()
+    }
+
     /// Centipawns for the side to move, computed from scratch with the fastest kernels.
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let acc = Accumulator::compute(self, pos);
