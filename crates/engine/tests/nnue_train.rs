@@ -431,7 +431,7 @@ fn output_buckets_train_and_export() {
             buckets,
             ..config()
         };
-        let err = trainer::train(&cfg, trainer::fresh(&config()), &train, &val, |_| {}).err();
+        let err = trainer::train(&cfg, trainer::fresh(&cfg), &train, &val, |_| {}).err();
         assert!(
             err.expect("refused").to_string().contains("bucket"),
             "{buckets}"

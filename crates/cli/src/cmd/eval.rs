@@ -61,8 +61,8 @@ pub fn run(args: Args) -> CliResult {
 /// with each piece's letter and, below it, what lifting it off costs White, in pawns.
 fn print_piece_values(pos: &Position, net: &Network) {
     let mut cells = [[None; 8]; 8];
-    for (sq, piece, cp) in net.piece_values(pos) {
-        cells[sq.rank().index()][sq.file().index()] = Some((piece, cp));
+    for (sq, _, cp) in net.piece_values(pos) {
+        cells[sq.rank().index()][sq.file().index()] = Some(cp);
     }
     let line = "+-------".repeat(8) + "+";
     println!("network piece values (White's view, pawns; each piece lifted off in turn):");
@@ -75,7 +75,7 @@ fn print_piece_values(pos: &Position, net: &Network) {
             let name = pos.piece_at(sq).map(|p| p.char()).unwrap_or(' ');
             names += &format!("|   {name}   ");
             values += &match cell {
-                Some((_, cp)) => format!("|{:^7}", format!("{:+.2}", *cp as f64 / 100.0)),
+                Some(cp) => format!("|{:^7}", format!("{:+.2}", *cp as f64 / 100.0)),
                 None => "|       ".to_string(),
             };
         }

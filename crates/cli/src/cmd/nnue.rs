@@ -50,12 +50,8 @@ pub fn run(args: Args) -> CliResult {
             seed,
             out,
         } => {
-            if !(1..=sable_engine::nnue::MAX_BUCKETS).contains(&output_buckets) {
-                return Err(CliError::msg(format!(
-                    "--output-buckets {output_buckets}: a net has 1 to {}",
-                    sable_engine::nnue::MAX_BUCKETS
-                )));
-            }
+            sable_engine::nnue::check_buckets(output_buckets)
+                .map_err(|e| CliError::msg(format!("--output-buckets {output_buckets}: {e}")))?;
             let net = Params::random_with(hidden, output_buckets, &mut Rng(seed))
                 .quantise()
                 .map_err(|e| CliError::msg(e.to_string()))?;

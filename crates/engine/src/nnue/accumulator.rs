@@ -82,21 +82,33 @@ pub struct Accumulator {
 
 impl Accumulator {
     pub fn compute(net: &Network, pos: &Position) -> Accumulator {
+        Accumulator::compute_without(net, pos, None)
+    }
+
+    /// The sums of `pos` with the piece on `skip` (if any) left off the board.
+    fn compute_without(net: &Network, pos: &Position, skip: Option<Square>) -> Accumulator {
         let mut sums = [net.ft_bias.clone(), net.ft_bias.clone()];
         for (c, sum) in [Color::White, Color::Black]
             .into_iter()
             .zip(sums.iter_mut())
         {
-            refresh_into(net, pos, c, sum);
+            refresh_into(net, pos, c, skip, sum);
         }
         Accumulator { sums }
     }
 }
 
-fn refresh_into(net: &Network, pos: &Position, persp: Color, out: &mut [i16]) {
+/// `out` = the biases plus the rows of every piece of `pos` but the one on `skip`.
+fn refresh_into(
+    net: &Network,
+    pos: &Position,
+    persp: Color,
+    skip: Option<Square>,
+    out: &mut [i16],
+) {
     out.copy_from_slice(&net.ft_bias);
     for sq in pos.occupied() {
-        if let Some(p) = pos.piece_at(sq) {
+        if let Some(p) = pos.piece_at(sq).filter(|_| Some(sq) != skip) {
             let f = feature(persp, p, sq);
             debug_assert!(f < INPUTS);
             for (o, w) in out.iter_mut().zip(net.row(f)) {
@@ -113,22 +125,11 @@ impl Network {
     /// own output bucket). A tool's view, from scratch: one evaluation per piece.
     pub fn piece_values(&self, pos: &Position) -> Vec<(Square, Piece, i32)> {
         let white = |without: Option<Square>| {
-            let mut sums = [self.ft_bias.clone(), self.ft_bias.clone()];
-            let mut pieces = 0;
-            for sq in pos.occupied() {
-                let Some(p) = pos.piece_at(sq).filter(|_| Some(sq) != without) else {
-                    continue;
-                };
-                pieces += 1;
-                for (c, sum) in [Color::White, Color::Black].into_iter().zip(&mut sums) {
-                    for (o, w) in sum.iter_mut().zip(self.row(feature(c, p, sq))) {
-                        *o = o.wrapping_add(*w);
-                    }
-                }
-            }
-            let us = pos.turn().index();
+            let acc = Accumulator::compute_without(self, pos, without);
+            let pieces = pos.occupied().count() as usize - without.is_some() as usize;
             let bucket = super::output_bucket(pieces, self.buckets());
-            let stm = self.output(Backend::detect(), &sums[us], &sums[1 - us], bucket);
+            let us = pos.turn().index();
+            let stm = self.output(Backend::detect(), &acc.sums[us], &acc.sums[1 - us], bucket);
             stm * pos.turn().sign()
         };
         let all = white(None);
@@ -194,8 +195,8 @@ impl NnueStack {
         self.top = 0;
         let h = self.hidden;
         let (w, b) = self.acc[..2 * h].split_at_mut(h);
-        refresh_into(&self.net, pos, Color::White, w);
-        refresh_into(&self.net, pos, Color::Black, b);
+        refresh_into(&self.net, pos, Color::White, None, w);
+        refresh_into(&self.net, pos, Color::Black, None, b);
         self.computed[0] = true;
     }
 

@@ -104,6 +104,17 @@ pub fn check_hidden(hidden: usize) -> Result<(), NetError> {
     }
 }
 
+/// Whether a net can have `buckets` output buckets: 1 to [`MAX_BUCKETS`].
+pub fn check_buckets(buckets: usize) -> Result<(), NetError> {
+    if (1..=MAX_BUCKETS).contains(&buckets) {
+        Ok(())
+    } else {
+        Err(NetError::Range(format!(
+            "{buckets} output buckets, expected 1..={MAX_BUCKETS}"
+        )))
+    }
+}
+
 impl Network {
     /// A network from its parts (the output bucket count is `out_bias.len()`); the same
     /// range checks as loading.
@@ -116,11 +127,7 @@ impl Network {
     ) -> Result<Network, NetError> {
         check_hidden(hidden)?;
         let buckets = out_bias.len();
-        if !(1..=MAX_BUCKETS).contains(&buckets) {
-            return Err(NetError::Range(format!(
-                "{buckets} output buckets, expected 1..={MAX_BUCKETS}"
-            )));
-        }
+        check_buckets(buckets)?;
         let lens = [
             (ft_weights.len(), INPUTS * hidden, "feature weights"),
             (ft_bias.len(), hidden, "feature biases"),

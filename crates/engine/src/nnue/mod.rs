@@ -23,7 +23,7 @@ pub mod train;
 
 pub use accumulator::{Accumulator, NnueStack};
 pub use embedded::EMBEDDED;
-pub use format::{check_hidden, file_len, NetError, Network, HEADER_LEN, MAGIC, VERSION};
+pub use format::{check_buckets, check_hidden, NetError, Network, HEADER_LEN, MAGIC, VERSION};
 pub use simd::Backend;
 
 use sable_chess::{Color, Piece, Position, Square};
@@ -49,8 +49,8 @@ pub const MAX_BUCKETS: usize = 16;
 /// band taking what is left (8 buckets: 2-5 pieces, 6-9, ..., 30-32).
 #[inline]
 pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
-    let width = (MAX_ACTIVE / buckets.max(1)).max(1);
-    (pieces.saturating_sub(2) / width).min(buckets.max(1) - 1)
+    debug_assert!((1..=MAX_BUCKETS).contains(&buckets));
+    (pieces.saturating_sub(2) / (MAX_ACTIVE / buckets)).min(buckets - 1)
 }
 
 /// The input index of `piece` on `sq` from `persp`'s side.

@@ -59,10 +59,8 @@ impl Checkpoint {
         }
         let hidden = u32_at(8) as usize;
         let n = u64_at(32) as usize;
-        let buckets = Params::buckets_of_len(hidden, n);
-        let Some(buckets) =
-            buckets.filter(|_| Some(bytes.len()) == n.checked_mul(12).map(|b| b + HEAD + 4))
-        else {
+        let fits = n.checked_mul(12).and_then(|b| b.checked_add(HEAD + 4)) == Some(bytes.len());
+        let Some(buckets) = Params::buckets_of_len(hidden, n).filter(|_| fits) else {
             return Err(format!(
                 "checkpoint size {} ({n} parameters) does not match hidden size {hidden}",
                 bytes.len()

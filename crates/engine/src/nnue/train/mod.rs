@@ -249,15 +249,9 @@ pub fn train(
             state.params.hidden, state.params.buckets, cfg.hidden, cfg.buckets
         )));
     }
-    if !(1..=crate::nnue::MAX_BUCKETS).contains(&cfg.buckets) {
-        return Err(TrainError::Config(format!(
-            "{} output buckets: a net has 1 to {}",
-            cfg.buckets,
-            crate::nnue::MAX_BUCKETS
-        )));
-    }
     // A size the engine cannot load is refused now, not after the run at export.
     crate::nnue::check_hidden(cfg.hidden)?;
+    crate::nnue::check_buckets(cfg.buckets)?;
     if !(cfg.scale.is_finite() && cfg.scale > 0.0) {
         return Err(TrainError::Config(format!(
             "the score scale must be a positive number of centipawns, not {}",

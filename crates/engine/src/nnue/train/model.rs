@@ -10,8 +10,8 @@
 use super::data::Sample;
 use super::rng::Rng;
 use crate::nnue::{
-    active_features, mirror_feature, output_bucket, NetError, Network, INPUTS, MAX_ACTIVE,
-    MAX_BUCKETS,
+    active_features, check_buckets, mirror_feature, output_bucket, NetError, Network, INPUTS,
+    MAX_ACTIVE,
 };
 use crate::nnue::{QA, QB, SCALE};
 use sable_chess::Position;
@@ -126,7 +126,7 @@ impl Params {
     pub fn buckets_of_len(hidden: usize, len: usize) -> Option<usize> {
         let out = len.checked_sub(INPUTS * hidden + hidden)?;
         let b = out / (2 * hidden + 1);
-        (out % (2 * hidden + 1) == 0 && (1..=MAX_BUCKETS).contains(&b)).then_some(b)
+        (out % (2 * hidden + 1) == 0 && check_buckets(b).is_ok()).then_some(b)
     }
 
     /// A plain net (one output bucket) of small random weights ([`Params::random_with`]).
