@@ -723,7 +723,7 @@ impl Engine {
             last_move: self.moves.last().copied(),
             game_keys: self.history.keys().to_vec(),
             net: match level {
-                Some(_) if crate::strength::LEVELS_USE_HCE => None,
+                Some(l) if !l.uses_net() => None,
                 _ => self.network().cloned(),
             },
             tb_cardinality: self

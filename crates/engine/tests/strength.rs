@@ -227,13 +227,12 @@ fn lower_levels_lose_more_against_a_deeper_search() {
     );
 }
 
-/// A limited level searches with the hand-crafted evaluation it was calibrated with, even
-/// with a network in use (`strength::LEVELS_USE_HCE`); full strength uses the network.
+/// Levels up to the fade (every `UCI_Elo` up to 2000) search with the hand-crafted
+/// evaluation their anchors were measured with, even with a network in use; levels above
+/// it (2500 selects level 19) and full strength use the network (`Level::uses_net`).
 #[test]
-fn limited_levels_evaluate_with_the_calibrated_evaluation() {
+fn levels_up_to_the_fade_evaluate_with_the_hce_and_above_it_with_the_net() {
     use sable_engine::nnue::train::{model::Params, rng::Rng};
-    // Written for `LEVELS_USE_HCE` on: when the levels are recalibrated with the net and
-    // the switch goes, this test goes with it.
     let net = std::env::temp_dir().join(format!("sable-levels-{}.nnue", std::process::id()));
     let random = Params::random(32, &mut Rng(9)).quantise().unwrap();
     std::fs::write(&net, random.to_bytes()).unwrap();
@@ -244,13 +243,20 @@ fn limited_levels_evaluate_with_the_calibrated_evaluation() {
     let (mut full_net, mut full_hce) = (Engine::new(), Engine::new());
     with_net(&mut full_net);
     full_hce.set_use_nnue(false).unwrap();
+    // 2000 selects level 11, the last one on the HCE.
     let (mut level_net, mut level_hce) = (
-        engine(Setting::Elo(1800), 3, 1),
-        engine(Setting::Elo(1800), 3, 1),
+        engine(Setting::Elo(2000), 3, 1),
+        engine(Setting::Elo(2000), 3, 1),
     );
     with_net(&mut level_net);
     level_hce.set_use_nnue(false).unwrap();
-    let mut full_differs = 0;
+    let (mut high_net, mut high_hce) = (
+        engine(Setting::Elo(2500), 3, 1),
+        engine(Setting::Elo(2500), 3, 1),
+    );
+    with_net(&mut high_net);
+    high_hce.set_use_nnue(false).unwrap();
+    let (mut full_differs, mut high_differs) = (0, 0);
     for fen in positions().into_iter().take(12) {
         let a = play(&mut level_net, fen, nodes(20_000));
         let b = play(&mut level_hce, fen, nodes(20_000));
@@ -260,7 +266,13 @@ fn limited_levels_evaluate_with_the_calibrated_evaluation() {
             play(&mut full_hce, fen, nodes(20_000)),
         );
         full_differs += (x != y) as usize;
+        let (x, y) = (
+            play(&mut high_net, fen, nodes(20_000)),
+            play(&mut high_hce, fen, nodes(20_000)),
+        );
+        high_differs += (x != y) as usize;
     }
     assert!(full_differs > 0, "full strength never used the network");
+    assert!(high_differs > 0, "the level of 2500 never used the network");
     let _ = std::fs::remove_file(&net);
 }

@@ -15,10 +15,10 @@
 //! [`skill_to_elo`] is its inverse.
 //!
 //! Measured (100 games each at 10+0.1): level 2.5 scored 46.5 % against Stockfish at
-//! 1500 and level 11 49 % against 2000, so a level is about 60 Elo there. Level 19, nearly
-//! full strength, scored only 22 % against Stockfish at 2500 (-220 ± 67 Elo), and full
-//! strength itself 34 % in 40 games: at 10+0.1 Sable's top is about 2300 on Stockfish's
-//! scale, so the 2500 anchor is where the scale runs out, not a measured even score.
+//! 1500 and level 11 49 % against 2000, so a level is about 60 Elo there; level 19, which
+//! evaluates with the network (see "The evaluation"), scored 41 % against 2500 (-63 ± 66
+//! Elo), inside the 35-65 % a calibrated level must reach. With the hand-crafted
+//! evaluation the same level had scored only 22 % there (-220 ± 67).
 //!
 //! # The mechanism
 //!
@@ -63,10 +63,13 @@
 //!
 //! # The evaluation
 //!
-//! A limited level evaluates with the hand-crafted evaluation even when a network is in
-//! use ([`LEVELS_USE_HCE`]): the calibration above was measured with it, and a level
-//! played with the stronger net would no longer be the rating it was measured at. Once
-//! the levels are calibrated again with the net, this switch goes.
+//! Levels up to [`FADE_FROM`] (every `UCI_Elo` up to the 2000 anchor) evaluate with the
+//! hand-crafted evaluation even when a network is in use: the 1500 and 2000 anchors were
+//! measured with it, and the stronger net would move them. Above it ([`Level::uses_net`]),
+//! where the weakening fades into the full engine, a level evaluates as full strength
+//! does, with the network when one is in use: the 2500 anchor was measured so (41 % with
+//! the net; with the HCE level 19 fell short of 2500 by about 220 Elo). So between 2000
+//! and 2500 the scale steps up where the net takes over; only the anchors are measured.
 //!
 //! # Determinism
 //!
@@ -81,10 +84,6 @@ use crate::score;
 use crate::search::Line;
 use sable_chess::{Move, Position};
 
-/// Limited levels search with the hand-crafted evaluation, which [`CALIBRATION`] was
-/// measured with (see the module comment).
-pub const LEVELS_USE_HCE: bool = true;
-
 /// `Skill Level`: (min, default, max); the maximum is full strength.
 pub const SKILL_LEVEL: (i64, i64, i64) = (0, 20, 20);
 /// `UCI_Elo`: (min, default, max), Stockfish's range and default.
@@ -92,10 +91,10 @@ pub const UCI_ELO: (i64, i64, i64) = (1350, 1350, 2850);
 /// `Skill Seed`: (min, default, max); 0 derives the draw from the position alone.
 pub const SKILL_SEED: (i64, i64, i64) = (0, 0, (1 << 31) - 1);
 
-/// The calibration: `(UCI_Elo, skill)` anchors, each the skill measured to score about
-/// even against Stockfish 15.1 set to that `UCI_Elo`, except the last, where even level 19
-/// falls short (see the module comment). Between them [`elo_to_skill`] interpolates
-/// linearly, and beyond them it extends the end segments.
+/// The calibration: `(UCI_Elo, skill)` anchors, each the skill measured to score within
+/// 35-65 % against Stockfish 15.1 set to that `UCI_Elo` (see the module comment). Between
+/// them [`elo_to_skill`] interpolates linearly, and beyond them it extends the end
+/// segments.
 pub const CALIBRATION: [(f64, f64); 3] = [(1500.0, 2.5), (2000.0, 11.0), (2500.0, 19.0)];
 /// Above this level the weakening fades toward full strength, reached at 20 ([`Level::fade`]):
 /// without the fade the levels above it barely gained, since four lines, the human
@@ -187,6 +186,12 @@ impl Level {
     /// No new iteration starts past this many nodes (the first always completes).
     pub fn nodes(&self) -> u64 {
         (30_000.0 * 2f64.powf(self.skill / 2.0 + 10.0 * self.fade())) as u64
+    }
+
+    /// Whether this level evaluates with the network when one is in use: only above
+    /// [`FADE_FROM`] (see the module comment, "The evaluation").
+    pub fn uses_net(&self) -> bool {
+        self.skill > FADE_FROM
     }
 
     /// How far the weakening has faded toward full strength: 0 up to [`FADE_FROM`],
