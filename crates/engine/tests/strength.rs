@@ -84,6 +84,12 @@ fn searched_lines(infos: &[(u32, u32, Move)]) -> Vec<Move> {
         .expect("a whole iteration reported")
 }
 
+/// The engine with the hand-crafted evaluation, whatever net is embedded.
+fn on_hce(mut e: Engine) -> Engine {
+    e.set_use_nnue(false).unwrap();
+    e
+}
+
 fn nodes(n: u64) -> SearchLimits {
     SearchLimits {
         nodes: Some(n),
@@ -183,11 +189,7 @@ fn lower_levels_lose_more_against_a_deeper_search() {
     // Everything on the hand-crafted evaluation, which levels 0 and 10 search with: the
     // test measures the weakening, and a reference on another evaluation (the embedded
     // net) would score the levels' moves by an opinion they never had.
-    let hce = |mut e: Engine| {
-        e.set_use_nnue(false).unwrap();
-        e
-    };
-    let mut reference = hce(Engine::new());
+    let mut reference = on_hce(Engine::new());
     let score_of = |e: &mut Engine, fen: &str, only: Option<Move>| {
         e.new_game().unwrap();
         e.set_position(Some(fen), &[]).unwrap();
@@ -207,7 +209,7 @@ fn lower_levels_lose_more_against_a_deeper_search() {
         let (best_move, _) = score_of(&mut reference, fen, None);
         let (_, best) = score_of(&mut reference, fen, Some(best_move));
         for (i, &level) in levels.iter().enumerate() {
-            let mut e = hce(engine(Setting::Skill(level), 4242, 1));
+            let mut e = on_hce(engine(Setting::Skill(level), 4242, 1));
             // The levels' own caps apply (6 plies and 30,000 nodes at Skill 0, the
             // reference's 9 plies at Skill 10); at Skill 20 this is the reference search
             // itself.
@@ -240,22 +242,19 @@ fn levels_up_to_the_fade_evaluate_with_the_hce_and_above_it_with_the_net() {
         e.set_eval_file(net.to_str().unwrap()).unwrap();
         e.set_use_nnue(true).unwrap();
     };
-    let (mut full_net, mut full_hce) = (Engine::new(), Engine::new());
+    let (mut full_net, mut full_hce) = (Engine::new(), on_hce(Engine::new()));
     with_net(&mut full_net);
-    full_hce.set_use_nnue(false).unwrap();
     // 2000 selects level 11, the last one on the HCE.
     let (mut level_net, mut level_hce) = (
         engine(Setting::Elo(2000), 3, 1),
-        engine(Setting::Elo(2000), 3, 1),
+        on_hce(engine(Setting::Elo(2000), 3, 1)),
     );
     with_net(&mut level_net);
-    level_hce.set_use_nnue(false).unwrap();
     let (mut high_net, mut high_hce) = (
         engine(Setting::Elo(2500), 3, 1),
-        engine(Setting::Elo(2500), 3, 1),
+        on_hce(engine(Setting::Elo(2500), 3, 1)),
     );
     with_net(&mut high_net);
-    high_hce.set_use_nnue(false).unwrap();
     let (mut full_differs, mut high_differs) = (0, 0);
     for fen in positions().into_iter().take(12) {
         let a = play(&mut level_net, fen, nodes(20_000));

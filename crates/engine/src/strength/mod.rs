@@ -67,9 +67,9 @@
 //! hand-crafted evaluation even when a network is in use: the 1500 and 2000 anchors were
 //! measured with it, and the stronger net would move them. Above it ([`Level::uses_net`]),
 //! where the weakening fades into the full engine, a level evaluates as full strength
-//! does, with the network when one is in use: the 2500 anchor was measured so (41 % with
-//! the net; with the HCE level 19 fell short of 2500 by about 220 Elo). So between 2000
-//! and 2500 the scale steps up where the net takes over; only the anchors are measured.
+//! does, with the network when one is in use: the 2500 anchor was measured so (see "The
+//! scale"). So between 2000 and 2500 the scale steps up where the net takes over; only
+//! the anchors are measured.
 //!
 //! # Determinism
 //!
