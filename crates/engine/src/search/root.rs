@@ -112,8 +112,13 @@ pub(crate) fn result_lines(
         return completed.iter().take(multipv).cloned().collect();
     }
     let mut lines: Vec<Line> = Vec::with_capacity(multipv);
-    for rm in current.iter().take(pv_idx + 1) {
-        if rm.searched() {
+    for (i, rm) in current.iter().take(pv_idx + 1).enumerate() {
+        // A fail low proves nothing better: it is kept only for the move the completed
+        // iteration chose for this line (its re-search was cut short). Another move gets
+        // there when it failed high in one window and then low in the wider re-search;
+        // the completed iteration's line stands instead.
+        let unproven = rm.bound == Bound::Upper && completed.get(i).is_some_and(|l| l.mv != rm.mv);
+        if rm.searched() && !unproven {
             lines.push(Line::of(rm, depth));
         }
     }
@@ -221,6 +226,19 @@ mod tests {
             (lines[0].score, lines[0].bound, lines[0].depth),
             (5, Bound::Upper, 14)
         );
+    }
+
+    #[test]
+    fn a_move_that_failed_high_then_low_does_not_replace_the_completed_choice() {
+        let (mut rms, completed) = start_of_iteration_14();
+        // g1f3 failed high in the first window and went first; the wider re-search
+        // found it failing low and was stopped before anything else finished.
+        rms[1].score = -115;
+        rms[1].bound = Bound::Upper;
+        sort(&mut rms);
+        assert_eq!(rms[0].mv, moves(&["g1f3"])[0]);
+        let lines = result_lines(&rms, &completed, true, 0, 14, 1);
+        assert_eq!(lines, vec![completed[0].clone()]);
     }
 
     #[test]
