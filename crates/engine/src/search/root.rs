@@ -98,7 +98,9 @@ pub(crate) fn sort(root_moves: &mut [RootMove]) {
 /// the lines above `pv_idx` are finished results at `depth`; line `pv_idx` is the best
 /// move searched completely at `depth` if there is one (it is the previous best, or a
 /// move that beat it or the window), and otherwise the completed iteration's line; the
-/// remaining lines come from the completed iteration.
+/// remaining lines come from the completed iteration. A fail low (an upper bound) proves
+/// nothing better, so it stands only for the completed iteration's move of that line:
+/// a move that failed high in one window and low in the wider re-search does not.
 pub(crate) fn result_lines(
     current: &[RootMove],
     completed: &[Line],
@@ -113,10 +115,6 @@ pub(crate) fn result_lines(
     }
     let mut lines: Vec<Line> = Vec::with_capacity(multipv);
     for (i, rm) in current.iter().take(pv_idx + 1).enumerate() {
-        // A fail low proves nothing better: it is kept only for the move the completed
-        // iteration chose for this line (its re-search was cut short). Another move gets
-        // there when it failed high in one window and then low in the wider re-search;
-        // the completed iteration's line stands instead.
         let unproven = rm.bound == Bound::Upper && completed.get(i).is_some_and(|l| l.mv != rm.mv);
         if rm.searched() && !unproven {
             lines.push(Line::of(rm, depth));
