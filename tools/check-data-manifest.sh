@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Checks nets/data against its manifest: every game-record file there has exactly one row
+# in nets/data/MANIFEST.md, every row names a file that exists, the file's SHA-256 is the
+# row's, and `sable data validate` replays every game in it (legal moves, checksums). So a
+# file committed without its row, a row left stale after `--append`, or a damaged file
+# fails CI instead of silently changing what "retrain the shipped net" means.
+#
+# usage: [SABLE=path/to/sable] tools/check-data-manifest.sh
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+sable=${SABLE:-$root/target/release/sable}
+dir="$root/nets/data"
+manifest="$dir/MANIFEST.md"
+fail=0
+
+# Rows: "| FILE.bin | command | commit | games | positions | SHA-256 |".
+declare -A want
+while IFS= read -r line; do
+  file=$(awk -F'|' '{ gsub(/ /, "", $2); print $2 }' <<<"$line")
+  sha=$(awk -F'|' '{ gsub(/ /, "", $(NF-1)); print $(NF-1) }' <<<"$line")
+  if [ -n "${want[$file]:-}" ]; then
+    echo "$manifest: $file has more than one row" >&2
+    fail=1
+  fi
+  want[$file]=$sha
+done < <(grep -E '^\| [^|]+\.bin \|' "$manifest")
+
+for path in "$dir"/*.bin; do
+  [ -e "$path" ] || continue
+  file=$(basename "$path")
+  if [ -z "${want[$file]:-}" ]; then
+    echo "$manifest: no row for $file" >&2
+    fail=1
+    continue
+  fi
+  got=$(sha256sum "$path" | cut -d' ' -f1)
+  if [ "$got" != "${want[$file]}" ]; then
+    echo "$manifest: $file has SHA-256 $got, its row says ${want[$file]}" >&2
+    fail=1
+  fi
+  "$sable" data validate "$path" || fail=1
+done
+for file in "${!want[@]}"; do
+  [ -e "$dir/$file" ] || { echo "$manifest: row for $file, which is not in nets/data" >&2; fail=1; }
+done
+exit $fail
