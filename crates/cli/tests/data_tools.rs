@@ -401,3 +401,23 @@ fn eval_shows_the_networks_bucket_and_piece_values() {
     assert!(!ok && text.contains("--output-buckets 17"), "{text}");
     no_panic(&text);
 }
+
+/// Training settings out of range are refused by name, before any data is read (the input
+/// here does not even exist) and without writing anything.
+#[test]
+fn train_refuses_absurd_settings_by_name() {
+    let out = temp("train-refused");
+    for (flag, value, why) in [
+        ("--weight-decay", "2", "--weight-decay must be in [0, 1]"),
+        ("--weight-decay", "NaN", "--weight-decay must be in [0, 1]"),
+        ("--wdl", "1.5", "--wdl must be in [0, 1]"),
+    ] {
+        let (ok, text) = sable(&["train", "no-such-file.bin", flag, value, "--out-dir", &out]);
+        assert!(!ok, "{flag} {value}: accepted\n{text}");
+        assert!(text.contains(why), "{flag} {value}: {text}");
+        assert!(
+            !std::path::Path::new(&out).exists(),
+            "{flag} {value}: wrote {out}"
+        );
+    }
+}

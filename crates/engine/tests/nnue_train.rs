@@ -466,6 +466,62 @@ fn sizes_and_scales_the_engine_cannot_use_are_refused_up_front() {
     }
 }
 
+#[test]
+fn absurd_learning_rates_and_weight_decays_are_refused_up_front() {
+    let (train, val) = trainer::split(samples(200, 4), 0.1, 1);
+    for (lr, weight_decay) in [
+        (0.0, 0.01),
+        (-0.01, 0.01),
+        (f32::NAN, 0.01),
+        (f32::INFINITY, 0.01),
+        (0.01, -0.1),
+        (0.01, 1.5),
+        (0.01, f32::NAN),
+    ] {
+        let cfg = TrainConfig {
+            lr,
+            weight_decay,
+            epochs: 1,
+            ..config()
+        };
+        let mut batches = 0;
+        let result = trainer::train(&cfg, trainer::fresh(&cfg), &train, &val, |_| batches += 1);
+        let err = result.err().expect("refused").to_string();
+        assert!(
+            err.contains("learning rate") || err.contains("weight decay"),
+            "{lr}, {weight_decay}: {err}"
+        );
+        assert_eq!(batches, 0, "{lr}, {weight_decay}: trained before refusing");
+    }
+}
+
+/// Weight decay pulls weights toward zero: the same run with a stronger decay ends with
+/// a smaller sum of squared weights, and with none a larger one.
+#[test]
+fn stronger_weight_decay_gives_smaller_weights() {
+    let (train, val) = trainer::split(samples(2000, 5), 0.1, 1);
+    let norm = |weight_decay: f32| {
+        let cfg = TrainConfig {
+            weight_decay,
+            epochs: 3,
+            ..config()
+        };
+        let done = trainer::train(&cfg, trainer::fresh(&cfg), &train, &val, |_| {}).unwrap();
+        done.state
+            .params
+            .w
+            .iter()
+            .map(|w| f64::from(*w).powi(2))
+            .sum::<f64>()
+    };
+    let (none, default, strong) = (norm(0.0), norm(0.01), norm(0.5));
+    eprintln!("sum of squared weights: decay 0 {none:.3}, 0.01 {default:.3}, 0.5 {strong:.3}");
+    assert!(
+        none > default && default > strong,
+        "{none} {default} {strong}"
+    );
+}
+
 /// The FEN of `pos` with files a-h mirrored (each rank's text reversed), no castling.
 fn mirror_fen(pos: &Position) -> String {
     let fen = pos.fen();

@@ -38,6 +38,11 @@ pub struct Args {
     /// Weight of the game result in the target; the rest is the score.
     #[arg(long, default_value_t = TrainConfig::default().wdl)]
     wdl: f32,
+    /// AdamW's decoupled weight decay, in [0, 1]: every step shrinks each weight by
+    /// the learning rate times this of itself (a regulariser against learning the
+    /// training games by heart).
+    #[arg(long, default_value_t = TrainConfig::default().weight_decay)]
+    weight_decay: f32,
     /// Sigmoid scale of the scores in centipawns (the score at which a side is expected
     /// to make 73 %), or `auto`: fitted to the training positions' results.
     #[arg(long, default_value_t = Scale::Cp(TrainConfig::default().scale), value_parser = parse_scale)]
@@ -95,6 +100,13 @@ pub fn run(args: Args) -> CliResult {
     if !(0.0..=1.0).contains(&args.wdl) || !(0.0..1.0).contains(&args.val) {
         return Err(CliError::msg("--wdl must be in [0, 1] and --val in [0, 1)"));
     }
+    // Before the data is read (the trainer checks again, for library callers).
+    if !(0.0..=1.0).contains(&args.weight_decay) {
+        return Err(CliError::msg(format!(
+            "--weight-decay must be in [0, 1], not {}",
+            args.weight_decay
+        )));
+    }
     let mut samples = Vec::new();
     let mut stats = LoadStats::default();
     for path in &args.inputs {
@@ -135,6 +147,7 @@ pub fn run(args: Args) -> CliResult {
         batch: args.batch,
         lr: args.lr,
         wdl: args.wdl,
+        weight_decay: args.weight_decay,
         scale,
         val: args.val,
         threads: args.threads,

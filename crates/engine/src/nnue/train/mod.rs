@@ -56,6 +56,8 @@ pub struct TrainConfig {
     pub lr: f32,
     /// Weight of the game result in the target (the rest is the score).
     pub wdl: f32,
+    /// AdamW's decoupled weight decay ([`adamw::WEIGHT_DECAY`] by default).
+    pub weight_decay: f32,
     /// Sigmoid scale of scores in centipawns ([`Objective`]); `sable train --scale auto`
     /// sets it to what [`model::fit_scale`] finds in the data.
     pub scale: f32,
@@ -90,6 +92,7 @@ impl Default for TrainConfig {
             batch: 4_096,
             lr: 0.005,
             wdl: 0.0,
+            weight_decay: adamw::WEIGHT_DECAY,
             scale: crate::nnue::SCALE as f32,
             val: 0.02,
             threads: 1,
@@ -258,6 +261,19 @@ pub fn train(
             cfg.scale
         )));
     }
+    if !(cfg.lr.is_finite() && cfg.lr > 0.0) {
+        return Err(TrainError::Config(format!(
+            "the learning rate must be a positive number, not {}",
+            cfg.lr
+        )));
+    }
+    // Each step shrinks a weight by lr · decay of itself: past 1 that is no decay at all.
+    if !(cfg.weight_decay.is_finite() && (0.0..=1.0).contains(&cfg.weight_decay)) {
+        return Err(TrainError::Config(format!(
+            "the weight decay must be in [0, 1], not {}",
+            cfg.weight_decay
+        )));
+    }
     if train_set.is_empty() || cfg.batch == 0 || cfg.threads == 0 {
         return Err(TrainError::Config(
             "nothing to train on (no samples, batch 0 or threads 0)".into(),
@@ -299,7 +315,9 @@ pub fn train(
                 &mut grad,
             );
             lr = cosine_lr(cfg.lr, state.opt.step, total_steps);
-            state.opt.step(&mut state.params.w, &grad, lr);
+            state
+                .opt
+                .step(&mut state.params.w, &grad, lr, cfg.weight_decay);
             state.params.clip();
             let done = ((b + 1) * cfg.batch).min(train_set.len());
             on_event(&TrainEvent::Batch {
