@@ -408,8 +408,8 @@ fn eval_shows_the_networks_bucket_and_piece_values() {
 fn train_refuses_absurd_settings_by_name() {
     let out = temp("train-refused");
     for (flag, value, why) in [
-        ("--weight-decay", "2", "--weight-decay must be in [0, 1]"),
-        ("--weight-decay", "NaN", "--weight-decay must be in [0, 1]"),
+        ("--weight-decay", "2", "weight decay must be in [0, 1]"),
+        ("--weight-decay", "NaN", "weight decay must be in [0, 1]"),
         ("--wdl", "1.5", "--wdl must be in [0, 1]"),
     ] {
         let (ok, text) = sable(&["train", "no-such-file.bin", flag, value, "--out-dir", &out]);

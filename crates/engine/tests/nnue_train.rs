@@ -442,98 +442,28 @@ fn output_buckets_train_and_export() {
 #[test]
 fn sizes_scales_rates_and_decays_out_of_range_are_refused_up_front() {
     let (train, val) = trainer::split(samples(200, 4), 0.1, 1);
-    let base = TrainConfig {
-        epochs: 1,
-        ..config()
-    };
     // Each setting out of range, with the words its refusal must name.
-    let cases = [
-        (
-            TrainConfig {
-                hidden: 8,
-                ..base.clone()
-            },
-            "hidden size",
-        ),
-        (
-            TrainConfig {
-                hidden: 24,
-                ..base.clone()
-            },
-            "hidden size",
-        ),
-        (
-            TrainConfig {
-                hidden: 2048,
-                ..base.clone()
-            },
-            "hidden size",
-        ),
-        (
-            TrainConfig {
-                scale: 0.0,
-                ..base.clone()
-            },
-            "scale",
-        ),
-        (
-            TrainConfig {
-                scale: f32::NAN,
-                ..base.clone()
-            },
-            "scale",
-        ),
-        (
-            TrainConfig {
-                lr: 0.0,
-                ..base.clone()
-            },
-            "learning rate",
-        ),
-        (
-            TrainConfig {
-                lr: -0.01,
-                ..base.clone()
-            },
-            "learning rate",
-        ),
-        (
-            TrainConfig {
-                lr: f32::NAN,
-                ..base.clone()
-            },
-            "learning rate",
-        ),
-        (
-            TrainConfig {
-                lr: f32::INFINITY,
-                ..base.clone()
-            },
-            "learning rate",
-        ),
-        (
-            TrainConfig {
-                weight_decay: -0.1,
-                ..base.clone()
-            },
-            "weight decay",
-        ),
-        (
-            TrainConfig {
-                weight_decay: 1.5,
-                ..base.clone()
-            },
-            "weight decay",
-        ),
-        (
-            TrainConfig {
-                weight_decay: f32::NAN,
-                ..base.clone()
-            },
-            "weight decay",
-        ),
+    type Set = fn(&mut TrainConfig);
+    let cases: [(Set, &str); 12] = [
+        (|c| c.hidden = 8, "hidden size"),
+        (|c| c.hidden = 24, "hidden size"),
+        (|c| c.hidden = 2048, "hidden size"),
+        (|c| c.scale = 0.0, "scale"),
+        (|c| c.scale = f32::NAN, "scale"),
+        (|c| c.lr = 0.0, "learning rate"),
+        (|c| c.lr = -0.01, "learning rate"),
+        (|c| c.lr = f32::NAN, "learning rate"),
+        (|c| c.lr = f32::INFINITY, "learning rate"),
+        (|c| c.weight_decay = -0.1, "weight decay"),
+        (|c| c.weight_decay = 1.5, "weight decay"),
+        (|c| c.weight_decay = f32::NAN, "weight decay"),
     ];
-    for (cfg, words) in cases {
+    for (set, words) in cases {
+        let mut cfg = TrainConfig {
+            epochs: 1,
+            ..config()
+        };
+        set(&mut cfg);
         let mut batches = 0;
         let result = trainer::train(&cfg, trainer::fresh(&cfg), &train, &val, |_| batches += 1);
         let err = result.err().expect("refused").to_string();

@@ -100,12 +100,29 @@ pub fn run(args: Args) -> CliResult {
     if !(0.0..=1.0).contains(&args.wdl) || !(0.0..1.0).contains(&args.val) {
         return Err(CliError::msg("--wdl must be in [0, 1] and --val in [0, 1)"));
     }
-    // Before the data is read (the trainer checks again, for library callers).
-    if !(0.0..=1.0).contains(&args.weight_decay) {
-        return Err(CliError::msg(format!(
-            "--weight-decay must be in [0, 1], not {}",
-            args.weight_decay
-        )));
+    // Every setting a run needs is checked before the data is read, which may take
+    // minutes (`--bench` measures any width, loadable or not).
+    let mut cfg = TrainConfig {
+        hidden: args.hidden,
+        buckets: args.output_buckets,
+        epochs: args.epochs,
+        stop_after: args.stop_after,
+        batch: args.batch,
+        lr: args.lr,
+        wdl: args.wdl,
+        weight_decay: args.weight_decay,
+        scale: match args.scale {
+            Scale::Cp(v) => v,
+            // Fitted below, once the data is read.
+            Scale::Auto => TrainConfig::default().scale,
+        },
+        val: args.val,
+        threads: args.threads,
+        seed: args.seed,
+        out_dir: Some(args.out_dir.clone()),
+    };
+    if !args.bench {
+        cfg.check().map_err(fail)?;
     }
     let mut samples = Vec::new();
     let mut stats = LoadStats::default();
@@ -131,29 +148,13 @@ pub fn run(args: Args) -> CliResult {
     // The scale the games' results fit is worth knowing even when it is not used: with
     // `--wdl` above 0 a scale far from it pulls the net off the search's centipawns.
     let fitted = model::fit_scale(&train_set);
-    let scale = match args.scale {
-        Scale::Cp(v) => v,
-        Scale::Auto => fitted,
-    };
+    if let Scale::Auto = args.scale {
+        cfg.scale = fitted;
+    }
     eprintln!(
-        "score scale {scale:.0} cp (the results fit {fitted:.0} cp), wdl {}",
-        args.wdl
+        "score scale {:.0} cp (the results fit {fitted:.0} cp), wdl {}",
+        cfg.scale, args.wdl
     );
-    let cfg = TrainConfig {
-        hidden: args.hidden,
-        buckets: args.output_buckets,
-        epochs: args.epochs,
-        stop_after: args.stop_after,
-        batch: args.batch,
-        lr: args.lr,
-        wdl: args.wdl,
-        weight_decay: args.weight_decay,
-        scale,
-        val: args.val,
-        threads: args.threads,
-        seed: args.seed,
-        out_dir: Some(args.out_dir.clone()),
-    };
     if args.bench {
         let state = trainer::fresh(&cfg);
         let t = dense::measure(

@@ -103,6 +103,34 @@ impl Default for TrainConfig {
 }
 
 impl TrainConfig {
+    /// Refuses settings no run can use (a size the engine cannot load, a scale, learning
+    /// rate or decay out of range), so that callers can check before reading any data;
+    /// [`train`] checks again.
+    pub fn check(&self) -> Result<(), TrainError> {
+        // A size the engine cannot load is refused now, not after the run at export.
+        crate::nnue::check_hidden(self.hidden)?;
+        crate::nnue::check_buckets(self.buckets)?;
+        if !(self.scale.is_finite() && self.scale > 0.0) {
+            return Err(TrainError::Config(format!(
+                "the score scale must be a positive number of centipawns, not {}",
+                self.scale
+            )));
+        }
+        if !(self.lr.is_finite() && self.lr > 0.0) {
+            return Err(TrainError::Config(format!(
+                "the learning rate must be a positive number, not {}",
+                self.lr
+            )));
+        }
+        // Each step shrinks a weight by lr · decay of itself: past 1 that is no decay at all.
+        if !(self.weight_decay.is_finite() && (0.0..=1.0).contains(&self.weight_decay)) {
+            return Err(TrainError::Config(format!(
+                "the weight decay must be in [0, 1], not {}",
+                self.weight_decay
+            )));
+        }
+        Ok(())
+    }
     /// The loss's target and scale.
     pub fn objective(&self) -> Objective {
         Objective {
@@ -252,28 +280,7 @@ pub fn train(
             state.params.hidden, state.params.buckets, cfg.hidden, cfg.buckets
         )));
     }
-    // A size the engine cannot load is refused now, not after the run at export.
-    crate::nnue::check_hidden(cfg.hidden)?;
-    crate::nnue::check_buckets(cfg.buckets)?;
-    if !(cfg.scale.is_finite() && cfg.scale > 0.0) {
-        return Err(TrainError::Config(format!(
-            "the score scale must be a positive number of centipawns, not {}",
-            cfg.scale
-        )));
-    }
-    if !(cfg.lr.is_finite() && cfg.lr > 0.0) {
-        return Err(TrainError::Config(format!(
-            "the learning rate must be a positive number, not {}",
-            cfg.lr
-        )));
-    }
-    // Each step shrinks a weight by lr · decay of itself: past 1 that is no decay at all.
-    if !(cfg.weight_decay.is_finite() && (0.0..=1.0).contains(&cfg.weight_decay)) {
-        return Err(TrainError::Config(format!(
-            "the weight decay must be in [0, 1], not {}",
-            cfg.weight_decay
-        )));
-    }
+    cfg.check()?;
     if train_set.is_empty() || cfg.batch == 0 || cfg.threads == 0 {
         return Err(TrainError::Config(
             "nothing to train on (no samples, batch 0 or threads 0)".into(),
