@@ -410,7 +410,11 @@ fn train_refuses_absurd_settings_by_name() {
     for (flag, value, why) in [
         ("--weight-decay", "2", "weight decay must be in [0, 1]"),
         ("--weight-decay", "NaN", "weight decay must be in [0, 1]"),
-        ("--wdl", "1.5", "--wdl must be in [0, 1]"),
+        ("--wdl", "1.5", "wdl must be in [0, 1]"),
+        ("--wdl", "NaN", "wdl must be in [0, 1]"),
+        ("--val", "1", "validation fraction must be in [0, 1)"),
+        ("--batch", "0", "batch needs at least one position"),
+        ("--threads", "0", "at least one thread"),
     ] {
         let (ok, text) = sable(&["train", "no-such-file.bin", flag, value, "--out-dir", &out]);
         assert!(!ok, "{flag} {value}: accepted\n{text}");
@@ -420,4 +424,18 @@ fn train_refuses_absurd_settings_by_name() {
             "{flag} {value}: wrote {out}"
         );
     }
+    // `--bench` measures widths the engine cannot load, but nothing else goes unchecked.
+    let (ok, text) = sable(&[
+        "train",
+        "no-such-file.bin",
+        "--bench",
+        "--hidden",
+        "24",
+        "--batch",
+        "0",
+    ]);
+    assert!(
+        !ok && text.contains("batch needs at least one position"),
+        "{text}"
+    );
 }

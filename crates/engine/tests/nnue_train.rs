@@ -440,11 +440,11 @@ fn output_buckets_train_and_export() {
 }
 
 #[test]
-fn sizes_scales_rates_and_decays_out_of_range_are_refused_up_front() {
+fn settings_out_of_range_are_refused_up_front() {
     let (train, val) = trainer::split(samples(200, 4), 0.1, 1);
     // Each setting out of range, with the words its refusal must name.
     type Set = fn(&mut TrainConfig);
-    let cases: [(Set, &str); 12] = [
+    let cases: [(Set, &str); 19] = [
         (|c| c.hidden = 8, "hidden size"),
         (|c| c.hidden = 24, "hidden size"),
         (|c| c.hidden = 2048, "hidden size"),
@@ -457,6 +457,13 @@ fn sizes_scales_rates_and_decays_out_of_range_are_refused_up_front() {
         (|c| c.weight_decay = -0.1, "weight decay"),
         (|c| c.weight_decay = 1.5, "weight decay"),
         (|c| c.weight_decay = f32::NAN, "weight decay"),
+        (|c| c.wdl = -0.5, "result weight"),
+        (|c| c.wdl = 1.01, "result weight"),
+        (|c| c.wdl = f32::NAN, "result weight"),
+        (|c| c.val = 1.0, "validation fraction"),
+        (|c| c.val = f32::NAN, "validation fraction"),
+        (|c| c.batch = 0, "batch"),
+        (|c| c.threads = 0, "thread"),
     ];
     for (set, words) in cases {
         let mut cfg = TrainConfig {

@@ -103,13 +103,34 @@ impl Default for TrainConfig {
 }
 
 impl TrainConfig {
-    /// Refuses settings no run can use (a size the engine cannot load, a scale, learning
-    /// rate or decay out of range), so that callers can check before reading any data;
-    /// [`train`] checks again.
+    /// Refuses settings no run can use (a size the engine cannot load; a scale, learning
+    /// rate, decay, result weight or validation fraction out of range; an empty batch or
+    /// no thread), so that callers can check before reading any data; [`train`] checks
+    /// again.
     pub fn check(&self) -> Result<(), TrainError> {
         // A size the engine cannot load is refused now, not after the run at export.
         crate::nnue::check_hidden(self.hidden)?;
         crate::nnue::check_buckets(self.buckets)?;
+        if self.batch == 0 || self.threads == 0 {
+            return Err(TrainError::Config(format!(
+                "a batch needs at least one position and a run at least one thread, not batch {} and {} threads",
+                self.batch, self.threads
+            )));
+        }
+        // The target blends the search's score (0) and the game's result (1).
+        if !(self.wdl.is_finite() && (0.0..=1.0).contains(&self.wdl)) {
+            return Err(TrainError::Config(format!(
+                "the result weight wdl must be in [0, 1], not {}",
+                self.wdl
+            )));
+        }
+        // Holding out every game would leave nothing to train on.
+        if !(self.val.is_finite() && (0.0..1.0).contains(&self.val)) {
+            return Err(TrainError::Config(format!(
+                "the validation fraction must be in [0, 1), not {}",
+                self.val
+            )));
+        }
         if !(self.scale.is_finite() && self.scale > 0.0) {
             return Err(TrainError::Config(format!(
                 "the score scale must be a positive number of centipawns, not {}",
@@ -281,9 +302,9 @@ pub fn train(
         )));
     }
     cfg.check()?;
-    if train_set.is_empty() || cfg.batch == 0 || cfg.threads == 0 {
+    if train_set.is_empty() {
         return Err(TrainError::Config(
-            "nothing to train on (no samples, batch 0 or threads 0)".into(),
+            "nothing to train on: no training positions".into(),
         ));
     }
     if let Some(dir) = &cfg.out_dir {
