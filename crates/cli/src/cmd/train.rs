@@ -119,14 +119,7 @@ pub fn run(args: Args) -> CliResult {
         out_dir: Some(args.out_dir.clone()),
     };
     if args.bench {
-        // Every setting but the sizes, which the engine need not be able to load here.
-        TrainConfig {
-            hidden: TrainConfig::default().hidden,
-            buckets: TrainConfig::default().buckets,
-            ..cfg.clone()
-        }
-        .check()
-        .map_err(fail)?;
+        cfg.check_settings().map_err(fail)?;
     } else {
         cfg.check().map_err(fail)?;
     }

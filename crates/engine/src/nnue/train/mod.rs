@@ -103,55 +103,69 @@ impl Default for TrainConfig {
 }
 
 impl TrainConfig {
-    /// Refuses settings no run can use (a size the engine cannot load; a scale, learning
-    /// rate, decay, result weight or validation fraction out of range; an empty batch or
-    /// no thread), so that callers can check before reading any data; [`train`] checks
-    /// again.
+    /// Refuses settings no run can use: [`check_sizes`](Self::check_sizes) and
+    /// [`check_settings`](Self::check_settings). Callers check before reading any data;
+    /// [`train`] checks again.
     pub fn check(&self) -> Result<(), TrainError> {
-        // A size the engine cannot load is refused now, not after the run at export.
+        self.check_sizes()?;
+        self.check_settings()
+    }
+
+    /// Refuses a hidden size or bucket count the engine cannot load, now rather than after
+    /// the run at export (`sable train --bench` measures any width, so it skips this).
+    pub fn check_sizes(&self) -> Result<(), TrainError> {
         crate::nnue::check_hidden(self.hidden)?;
         crate::nnue::check_buckets(self.buckets)?;
+        Ok(())
+    }
+
+    /// Refuses an empty batch, no thread, or a result weight, validation fraction, scale,
+    /// learning rate or decay out of range, each by name.
+    pub fn check_settings(&self) -> Result<(), TrainError> {
         if self.batch == 0 || self.threads == 0 {
             return Err(TrainError::Config(format!(
                 "a batch needs at least one position and a run at least one thread, not batch {} and {} threads",
                 self.batch, self.threads
             )));
         }
-        // The target blends the search's score (0) and the game's result (1).
-        if !(self.wdl.is_finite() && (0.0..=1.0).contains(&self.wdl)) {
-            return Err(TrainError::Config(format!(
-                "the result weight wdl must be in [0, 1], not {}",
-                self.wdl
-            )));
+        let positive = |x: f32| x.is_finite() && x > 0.0;
+        // (in range, what the setting must be, its value); a NaN is in no range.
+        let ranges = [
+            // The target blends the search's score (0) and the game's result (1).
+            (
+                (0.0..=1.0).contains(&self.wdl),
+                "the result weight wdl must be in [0, 1]",
+                self.wdl,
+            ),
+            // Holding out every game would leave nothing to train on.
+            (
+                (0.0..1.0).contains(&self.val),
+                "the validation fraction must be in [0, 1)",
+                self.val,
+            ),
+            (
+                positive(self.scale),
+                "the score scale must be a positive number of centipawns",
+                self.scale,
+            ),
+            (
+                positive(self.lr),
+                "the learning rate must be a positive number",
+                self.lr,
+            ),
+            // Each step shrinks a weight by lr · decay of itself: past 1 that is no decay.
+            (
+                (0.0..=1.0).contains(&self.weight_decay),
+                "the weight decay must be in [0, 1]",
+                self.weight_decay,
+            ),
+        ];
+        match ranges.iter().find(|(ok, ..)| !ok) {
+            Some((_, what, value)) => Err(TrainError::Config(format!("{what}, not {value}"))),
+            None => Ok(()),
         }
-        // Holding out every game would leave nothing to train on.
-        if !(self.val.is_finite() && (0.0..1.0).contains(&self.val)) {
-            return Err(TrainError::Config(format!(
-                "the validation fraction must be in [0, 1), not {}",
-                self.val
-            )));
-        }
-        if !(self.scale.is_finite() && self.scale > 0.0) {
-            return Err(TrainError::Config(format!(
-                "the score scale must be a positive number of centipawns, not {}",
-                self.scale
-            )));
-        }
-        if !(self.lr.is_finite() && self.lr > 0.0) {
-            return Err(TrainError::Config(format!(
-                "the learning rate must be a positive number, not {}",
-                self.lr
-            )));
-        }
-        // Each step shrinks a weight by lr · decay of itself: past 1 that is no decay at all.
-        if !(self.weight_decay.is_finite() && (0.0..=1.0).contains(&self.weight_decay)) {
-            return Err(TrainError::Config(format!(
-                "the weight decay must be in [0, 1], not {}",
-                self.weight_decay
-            )));
-        }
-        Ok(())
     }
+
     /// The loss's target and scale.
     pub fn objective(&self) -> Objective {
         Objective {
