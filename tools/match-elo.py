@@ -51,6 +51,11 @@ def headers(path):
 
 
 def elo(score):
+    """Logistic Elo of an expected score; unbounded at 0 % and 100 %."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
@@ -62,15 +67,7 @@ def estimate(pdf):
     stderr = math.sqrt(var / n)
     lo = min(max(mu - Z95 * stderr, 0.0), 1.0)
     hi = min(max(mu + Z95 * stderr, 0.0), 1.0)
-
-    def e(s):
-        if s <= 0.0:
-            return -math.inf
-        if s >= 1.0:
-            return math.inf
-        return elo(s)
-
-    return e(mu), (e(hi) - e(lo)) / 2.0
+    return elo(mu), (elo(hi) - elo(lo)) / 2.0
 
 
 def fmt(value, error):
