@@ -8,10 +8,11 @@ time per move, the least time left on the clock in any game, and losses on time.
 --phases it also splits the mean time per move by move number (1-20, 21-40, 41-60, 61+),
 which shows whether the clock is spread over the game.
 
-Usage: tools/time-usage.py [--phases] GAMES.pgn...
+Usage: tools/time-usage.py [--phases] GAMES.pgn[.gz]...
 No dependencies beyond Python 3.
 """
 
+import gzip
 import re
 import statistics
 import sys
@@ -27,7 +28,8 @@ CLOCK = re.compile(r"\[%clk (\d+):(\d+):(\d+(?:\.\d+)?)\]")
 def games(path):
     """Yields (tags, movetext) for each game of a PGN file."""
     tags, lines = {}, []
-    with open(path, encoding="utf-8", errors="replace") as f:
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8", errors="replace") as f:
         for line in f:
             if line.startswith("["):
                 if lines:
@@ -61,16 +63,25 @@ def moves_with_comments(movetext):
 def main(argv):
     phases = "--phases" in argv
     paths = [a for a in argv if a != "--phases"]
-    if not paths:
+    if not paths or paths[0] in ("-h", "--help"):
         print(__doc__)
-        return 2
+        return 0 if paths else 2
+    for a in paths:
+        if a.startswith("-"):
+            print(f"time-usage.py: unknown option {a!r} (only --phases)", file=sys.stderr)
+            return 2
     used = defaultdict(list)  # (tc, engine) -> [seconds]
     by_phase = defaultdict(list)  # (tc, engine, phase) -> [seconds]
     least_left = {}
     game_count = defaultdict(int)
     time_losses = defaultdict(int)
     for path in paths:
-        for tags, text in games(path):
+        try:
+            records = list(games(path))
+        except (OSError, EOFError, gzip.BadGzipFile) as e:
+            print(f"time-usage.py: cannot read {path}: {e}", file=sys.stderr)
+            return 1
+        for tags, text in records:
             tc = tags.get("TimeControl", "?")
             white, black = tags.get("White", "?"), tags.get("Black", "?")
             black_first = " b " in tags.get("FEN", " w ")
