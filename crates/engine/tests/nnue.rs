@@ -3,7 +3,8 @@
 //! network with the same weights, AVX2 against the portable kernels, the file loader
 //! against damaged files, and searches with a network.
 
-use sable_chess::{CastlingMode, Color, Move, MoveKind, Position, Role, Square};
+use sable_chess::pgn::PgnReader;
+use sable_chess::{CastlingMode, Color, Move, MoveKind, Position, Role, SanMode, Square};
 use sable_engine::nnue::train::model::Params;
 use sable_engine::nnue::train::rng::Rng;
 use sable_engine::nnue::{Backend, NetError, Network, NnueStack, INPUTS};
@@ -72,21 +73,51 @@ struct Seen {
     promotions: [usize; 4],
     nulls: usize,
     captures: usize,
+    plies: usize,
 }
 
-/// Random games from `start`; moves of rare kinds are preferred when available, and
-/// accumulators are compared only on some plies so the lazy catch-up spans several.
+/// The longest game [`walk`] follows (the longest of the lichess games has 363 plies).
+const MAX_PLIES: usize = 1024;
+
+/// Random games from `start`; moves of rare kinds are preferred when available.
 fn play(start: Position, net: &Arc<Network>, rng: &mut Rng, seen: &mut Seen) {
-    let mut stack = NnueStack::new(net.clone(), 300);
+    walk(start, net, rng, seen, |pos, ply, rng| {
+        let moves = pos.legal_moves();
+        if ply >= 200 || moves.is_empty() || pos.halfmoves() >= 100 {
+            return None;
+        }
+        let special: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| m.kind() != MoveKind::Normal)
+            .collect();
+        Some(if !special.is_empty() && rng.below(2) == 0 {
+            special[rng.below(special.len())]
+        } else {
+            moves.as_slice()[rng.below(moves.len())]
+        })
+    });
+}
+
+/// Plays the moves `next` gives from `start`, with a null move tried now and
+/// then, comparing the accumulators with the reference after some plies (so the lazy
+/// catch-up spans several), then walks back down, comparing every frame.
+fn walk(
+    start: Position,
+    net: &Arc<Network>,
+    rng: &mut Rng,
+    seen: &mut Seen,
+    mut next: impl FnMut(&Position, usize, &mut Rng) -> Option<Move>,
+) {
+    let mut stack = NnueStack::new(net.clone(), MAX_PLIES + 1);
     let mut pos = start;
     stack.reset(&pos);
     check(&mut stack, net, &pos, "root");
     let mut path: Vec<(Move, sable_chess::Undo, Position)> = Vec::new();
-    for ply in 0..200 {
-        let moves = pos.legal_moves();
-        if moves.is_empty() || pos.halfmoves() >= 100 {
+    for ply in 0..MAX_PLIES {
+        let Some(m) = next(&pos, ply, rng) else {
             break;
-        }
+        };
         if !pos.in_check() && rng.below(10) == 0 {
             let undo = pos.make_null();
             stack.push_null();
@@ -95,16 +126,6 @@ fn play(start: Position, net: &Arc<Network>, rng: &mut Rng, seen: &mut Seen) {
             stack.pop();
             seen.nulls += 1;
         }
-        let special: Vec<Move> = moves
-            .iter()
-            .copied()
-            .filter(|m| m.kind() != MoveKind::Normal)
-            .collect();
-        let m = if !special.is_empty() && rng.below(2) == 0 {
-            special[rng.below(special.len())]
-        } else {
-            moves.as_slice()[rng.below(moves.len())]
-        };
         match m.kind() {
             MoveKind::Castle if m.to().index() > m.from().index() => seen.castle_short += 1,
             MoveKind::Castle => seen.castle_long += 1,
@@ -113,6 +134,7 @@ fn play(start: Position, net: &Arc<Network>, rng: &mut Rng, seen: &mut Seen) {
             MoveKind::Normal => {}
         }
         seen.captures += pos.is_capture(m) as usize;
+        seen.plies += 1;
         let before = pos.clone();
         stack.push_move(&pos, m);
         let undo = pos.make(m);
@@ -141,7 +163,7 @@ fn incremental_accumulators_equal_a_fresh_computation() {
         "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
     ];
-    for _ in 0..10 {
+    for _ in 0..300 {
         play(Position::startpos(), &net, &mut rng, &mut seen);
         for fen in fens {
             play(
@@ -152,7 +174,7 @@ fn incremental_accumulators_equal_a_fresh_computation() {
             );
         }
     }
-    for n in (0..960).step_by(37) {
+    for n in 0..960 {
         play(
             Position::chess960_start(n).unwrap(),
             &net,
@@ -166,6 +188,36 @@ fn incremental_accumulators_equal_a_fresh_computation() {
         "{seen:?}"
     );
     assert!(seen.promotions.iter().all(|&n| n > 3), "{seen:?}");
+}
+
+#[test]
+fn accumulators_follow_every_move_of_real_games() {
+    let bytes = sable_testdata::read("pgn/lichess/lichess-user-export-3970-games.pgn");
+    let net = Arc::new(bucketed_net(64, 4, 11));
+    let mut rng = Rng(7);
+    let mut seen = Seen::default();
+    let mut games = 0;
+    for item in PgnReader::new(&bytes[..]).trees(SanMode::Strict) {
+        let tree = item.expect("the lichess games parse");
+        let moves: Vec<Move> = tree.root.moves.iter().map(|node| node.mv).collect();
+        assert!(moves.len() < MAX_PLIES);
+        walk(
+            tree.start.clone(),
+            &net,
+            &mut rng,
+            &mut seen,
+            |_, ply, _| moves.get(ply).copied(),
+        );
+        games += 1;
+    }
+    assert_eq!(games, 3970);
+    // Every ply of every game was followed (the PGN tests count 285,211).
+    assert_eq!(seen.plies, 285_211);
+    assert!(
+        seen.castle_short > 1000 && seen.castle_long > 100,
+        "{seen:?}"
+    );
+    assert!(seen.en_passant > 10 && seen.promotions[3] > 10, "{seen:?}");
 }
 
 /// The float network of the same (dequantised) weights, written out plainly; the output
