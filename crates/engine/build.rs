@@ -6,7 +6,10 @@ use std::path::Path;
 fn main() {
     let nets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../nets");
     let net = nets.join("default.nnue");
-    println!("cargo:rerun-if-changed={}", nets.display());
+    // The net file alone, not the folder: `nets/data/` grows while datagen runs, and a
+    // watched folder would rebuild the engine on every append. (A missing file makes
+    // cargo rerun this script every build, which is what noticing a new net needs.)
+    println!("cargo:rerun-if-changed={}", net.display());
     let code = if net.is_file() {
         let path = net.canonicalize().expect("the net's path resolves");
         format!(
