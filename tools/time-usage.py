@@ -78,7 +78,7 @@ def main(argv):
     for path in paths:
         try:
             records = list(games(path))
-        except (OSError, EOFError, gzip.BadGzipFile) as e:
+        except (OSError, EOFError) as e:  # gzip.BadGzipFile is an OSError
             print(f"time-usage.py: cannot read {path}: {e}", file=sys.stderr)
             return 1
         for tags, text in records:
