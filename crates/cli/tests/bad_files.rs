@@ -600,6 +600,21 @@ fn every_reader_refuses_every_bad_file_clearly() {
             &["nnue", "compare", "--net", "{}"],
         ),
         tool(
+            "nnue rescale --net",
+            Net,
+            Fails,
+            &[
+                "nnue",
+                "rescale",
+                "--net",
+                "{}",
+                "--output-scale",
+                "350",
+                "--out",
+                "{out}",
+            ],
+        ),
+        tool(
             "eval --eval-file",
             Net,
             Fails,

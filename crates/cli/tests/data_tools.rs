@@ -402,6 +402,72 @@ fn eval_shows_the_networks_bucket_and_piece_values() {
     no_panic(&text);
 }
 
+/// `sable nnue rescale` writes the same net with another output scale: `sable eval`
+/// reports the new scale and a score multiplied by it (within a centipawn of truncation),
+/// and a scale out of range is refused by name with nothing written.
+#[test]
+fn nnue_rescale_multiplies_the_nets_scores() {
+    let (net, half) = (temp("rescale-from.nnue"), temp("rescale-to.nnue"));
+    let (ok, text) = sable(&[
+        "nnue", "random", "--hidden", "32", "--seed", "1", "--out", &net,
+    ]);
+    assert!(ok, "{text}");
+    let (ok, text) = sable(&[
+        "nnue",
+        "rescale",
+        "--net",
+        &net,
+        "--output-scale",
+        "200",
+        "--out",
+        &half,
+    ]);
+    assert!(ok && text.contains("400 -> 200"), "{text}");
+    // A position where the random net says more than a few centipawns.
+    let fen = "4k3/8/8/8/8/8/8/QQQQK3 w - - 0 1";
+    let score = |path: &str| -> (i32, String) {
+        let (ok, text) = sable(&["eval", "--eval-file", path, "--fen", fen]);
+        assert!(ok, "{text}");
+        let cp = text
+            .split("network ")
+            .nth(1)
+            .and_then(|t| t.split(" cp").next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no network score in {text}"));
+        (cp, text)
+    };
+    let ((full, text), (halved, half_text)) = (score(&net), score(&half));
+    assert!(text.contains("output scale 400 cp"), "{text}");
+    assert!(half_text.contains("output scale 200 cp"), "{half_text}");
+    assert!(
+        full.abs() >= 10,
+        "the random net gives {full} cp: pick another position"
+    );
+    assert!(
+        (full as f64 / 2.0 - halved as f64).abs() < 2.0,
+        "{full} and {halved}"
+    );
+    let never = temp("rescale-never.nnue");
+    for bad in ["99", "1601", "-400", "x"] {
+        let (ok, text) = sable(&[
+            "nnue",
+            "rescale",
+            "--net",
+            &net,
+            "--output-scale",
+            bad,
+            "--out",
+            &never,
+        ]);
+        assert!(!ok && text.contains("output-scale"), "{bad}: {text}");
+        no_panic(&text);
+    }
+    assert!(
+        !std::path::Path::new(&never).exists(),
+        "{never} was written"
+    );
+}
+
 /// Training settings out of range are refused by name, before any data is read (the input
 /// here does not even exist) and without writing anything.
 #[test]

@@ -247,7 +247,7 @@ fn float_eval_without(net: &Network, pos: &Position, skip: Option<Square>) -> f6
             out += a * a * w[half * h + i] as f64 / 64.0;
         }
     }
-    out * 400.0
+    out * net.output_scale() as f64
 }
 
 fn positions(n: usize, seed: u64) -> Vec<Position> {
@@ -270,26 +270,81 @@ fn positions(n: usize, seed: u64) -> Vec<Position> {
 #[test]
 fn quantised_output_is_within_a_centipawn_of_the_float_network() {
     // Integer sums are exact; only the two truncating divisions (by QA, then by
-    // QA·QB/400) lose anything: less than 400/16320 + 1 cp.
-    for (hidden, buckets, seed) in [
-        (16, 1, 1),
-        (32, 1, 2),
-        (64, 1, 3),
-        (256, 1, 4),
-        (32, 8, 5),
-        (64, 3, 6),
+    // QA·QB/scale) lose anything: less than scale/16320 + 1 cp. The rescaled nets (output
+    // scale 350 as shipped, and both ends of the allowed range) against the float net
+    // multiplied by their own scale.
+    for (hidden, buckets, seed, scale) in [
+        (16, 1, 1, 400),
+        (32, 1, 2, 400),
+        (64, 1, 3, 400),
+        (256, 1, 4, 400),
+        (32, 8, 5, 400),
+        (64, 3, 6, 400),
+        (128, 8, 7, 350),
+        (32, 8, 8, 100),
+        (32, 1, 9, 1600),
     ] {
-        let net = bucketed_net(hidden, buckets, seed);
+        let net = bucketed_net(hidden, buckets, seed)
+            .with_output_scale(scale)
+            .unwrap();
+        let bound = 1.0 + scale as f64 / 16_320.0;
         for pos in positions(300, seed) {
             let f = float_eval(&net, &pos);
             let q = net.evaluate(&pos) as f64;
             assert!(
-                (f - q).abs() <= 1.03,
-                "hidden {hidden}, {buckets} buckets: float {f}, int {q} in {}",
+                (f - q).abs() <= bound,
+                "hidden {hidden}, {buckets} buckets, scale {scale}: float {f}, int {q} in {}",
                 pos.fen()
             );
         }
     }
+}
+
+/// The output scale is the net's: written and read back with it, every score multiplied
+/// by it (within the truncation of each), and refused outside its range by name.
+#[test]
+fn output_scale_travels_with_the_net() {
+    let trained = bucketed_net(64, 8, 31);
+    assert_eq!(trained.output_scale(), 400);
+    let shrunk = trained.clone().with_output_scale(350).unwrap();
+    let bytes = shrunk.to_bytes();
+    assert_eq!(u16::from_le_bytes([bytes[12], bytes[13]]), 350);
+    let back = Network::from_bytes(&bytes).unwrap();
+    assert_eq!((back.output_scale(), &back), (350, &shrunk));
+    // Only the header field and the checksum differ from the trained net's file.
+    let original = trained.to_bytes();
+    let differing: Vec<usize> = (0..bytes.len())
+        .filter(|&i| bytes[i] != original[i])
+        .collect();
+    assert!(differing
+        .iter()
+        .all(|&i| i == 12 || i == 13 || i >= bytes.len() - 4));
+    for pos in positions(300, 31) {
+        let (a, b) = (trained.evaluate(&pos), back.evaluate(&pos));
+        // Both truncate the same exact sum: a·350/400 and b differ by under 2 cp.
+        assert!(
+            (a as f64 * 350.0 / 400.0 - b as f64).abs() < 2.0,
+            "400: {a}, 350: {b} in {}",
+            pos.fen()
+        );
+    }
+    for bad in [0, 99, 1601, -350] {
+        assert!(matches!(
+            trained.clone().with_output_scale(bad),
+            Err(NetError::OutputScale { found }) if found == bad
+        ));
+    }
+    let mut file = original.clone();
+    file[12..14].copy_from_slice(&99u16.to_le_bytes());
+    assert_eq!(
+        Network::from_bytes(&file).unwrap_err(),
+        NetError::OutputScale { found: 99 }
+    );
+    file[12..14].copy_from_slice(&1601u16.to_le_bytes());
+    assert!(Network::from_bytes(&file)
+        .unwrap_err()
+        .to_string()
+        .contains("output scale 1601 cp"));
 }
 
 /// `sable eval`'s piece values: each piece but the kings, worth (White's view) the float

@@ -46,11 +46,12 @@ pub fn run(args: Args) -> CliResult {
         let raw = net.evaluate(&pos);
         let used = Evaluator::new().evaluate_net(&pos, &net);
         println!(
-            "NNUE (hidden {}, output bucket {} of {}): network {raw:+} cp, with endgame \
-             knowledge {used:+} cp, for the side to move",
+            "NNUE (hidden {}, output bucket {} of {}, output scale {} cp): network {raw:+} \
+             cp, with endgame knowledge {used:+} cp, for the side to move",
             net.hidden(),
             net.bucket_of(&pos) + 1,
-            net.buckets()
+            net.buckets(),
+            net.output_scale()
         );
         print_piece_values(&pos, &net);
     }

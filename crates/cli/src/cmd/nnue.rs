@@ -8,7 +8,7 @@ use sable_chess::{CastlingMode, Position};
 use sable_engine::nnue::train::checkpoint::Checkpoint;
 use sable_engine::nnue::train::model::Params;
 use sable_engine::nnue::train::rng::Rng;
-use sable_engine::nnue::Network;
+use sable_engine::nnue::{Network, SCALE};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -39,6 +39,16 @@ enum Command {
         /// weights as floats, which isolates the integer arithmetic).
         #[arg(long)]
         checkpoint: Option<PathBuf>,
+    },
+    /// Write a copy of a net whose scores are multiplied by CP / its output scale.
+    Rescale {
+        #[arg(long)]
+        net: PathBuf,
+        /// The new output scale: centipawns per 1.0 of output (the trainer writes 400).
+        #[arg(long, value_name = "CP")]
+        output_scale: i32,
+        #[arg(long)]
+        out: PathBuf,
     },
 }
 
@@ -78,6 +88,27 @@ pub fn run(args: Args) -> CliResult {
             compare(&net, &float);
             Ok(())
         }
+        Command::Rescale {
+            net: path,
+            output_scale,
+            out,
+        } => {
+            let net = Network::load(&path).map_err(|e| CliError::msg(e.to_string()))?;
+            let before = net.output_scale();
+            let net = net
+                .with_output_scale(output_scale)
+                .map_err(|e| CliError::msg(format!("--output-scale {output_scale}: {e}")))?;
+            std::fs::write(&out, net.to_bytes()).map_err(|source| CliError::Io {
+                path: out.display().to_string(),
+                source,
+            })?;
+            println!(
+                "wrote {} (output scale {before} -> {output_scale} cp: every score x {:.4})",
+                out.display(),
+                output_scale as f64 / before as f64
+            );
+            Ok(())
+        }
     }
 }
 
@@ -89,7 +120,8 @@ pub fn compare(net: &Network, float: &Params) {
         let Ok(pos) = Position::from_fen(fen, CastlingMode::Standard) else {
             continue;
         };
-        let f = float.evaluate(&pos);
+        // The float net speaks the trained scale; the file may have been rescaled.
+        let f = float.evaluate(&pos) * net.output_scale() as f32 / SCALE as f32;
         let q = net.evaluate(&pos);
         let d = (f - q as f32).abs();
         max = max.max(d);

@@ -9,7 +9,7 @@
 //! | 6 | 2 | `H`, the hidden size (16..=1024, a multiple of 16) |
 //! | 8 | 2 | QA (255) |
 //! | 10 | 2 | QB (64) |
-//! | 12 | 2 | output scale in centipawns (400) |
+//! | 12 | 2 | output scale: centipawns per 1.0 of output ([`MIN_OUTPUT_SCALE`]`..=`[`MAX_OUTPUT_SCALE`]; 400 as trained) |
 //! | 14 | 2 | version 1: zero; version 2: `B`, the output buckets (2..=16) |
 //! | 16 | 2·768·H | feature weights, `i16`, row by row: feature `f`'s `H` weights at `16 + 2·H·f` |
 //! | … | 2·H | feature biases, `i16` |
@@ -24,8 +24,17 @@
 //! [`super::output_bucket`]. Loading checks each field in that order and also that no
 //! accumulator can overflow `i16` (bias plus 32 of the largest weights) and that
 //! `QA · |output weight|` fits `i16` (the SCReLU kernel multiplies in 16 bits).
+//!
+//! The output scale is the net's own: the trainer exports at [`SCALE`] (the unit it
+//! learned the search's scores in), and `sable nnue rescale` rewrites it, so that a net
+//! whose centipawns drifted from the ones the search's margins were tuned in is brought
+//! back without retraining, and the factor travels with the net it belongs to (a net
+//! trained on the rescaled engine's games needs its own, not the last net's).
 
-use super::{INPUTS, MAX_ACTIVE, MAX_BUCKETS, MAX_HIDDEN, MIN_HIDDEN, QA, QB, SCALE};
+use super::{
+    INPUTS, MAX_ACTIVE, MAX_BUCKETS, MAX_HIDDEN, MAX_OUTPUT_SCALE, MIN_HIDDEN, MIN_OUTPUT_SCALE,
+    QA, QB, SCALE,
+};
 use sable_chess::record::crc32;
 
 pub const MAGIC: [u8; 4] = *b"SBNN";
@@ -50,8 +59,13 @@ pub enum NetError {
         version: u16,
         expected: &'static str,
     },
-    #[error("quantisation QA={qa} QB={qb} scale={scale} is not the supported 255/64/400")]
-    Quantisation { qa: u16, qb: u16, scale: u16 },
+    #[error("quantisation QA={qa} QB={qb} is not the supported 255/64")]
+    Quantisation { qa: u16, qb: u16 },
+    #[error(
+        "output scale {found} cp is outside {MIN_OUTPUT_SCALE}..={MAX_OUTPUT_SCALE} \
+         (400 is the trained scale)"
+    )]
+    OutputScale { found: i32 },
     #[error(
         "wrong size: {actual} bytes, a net with hidden size {hidden} and {buckets} output \
          bucket(s) has {expected}"
@@ -85,6 +99,8 @@ pub struct Network {
     pub(crate) out_weights: Vec<i16>,
     /// One per output bucket, units of QA·QB.
     pub(crate) out_bias: Vec<i32>,
+    /// Centipawns per 1.0 of output ([`SCALE`] unless rescaled).
+    scale: i32,
 }
 
 /// Bytes of a net file with hidden size `h` and `b` output buckets.
@@ -101,6 +117,15 @@ pub fn check_hidden(hidden: usize) -> Result<(), NetError> {
         Err(NetError::Hidden {
             found: hidden.min(u16::MAX as usize) as u16,
         })
+    }
+}
+
+/// Whether a net may have an output scale of `cp` centipawns per 1.0.
+pub fn check_output_scale(cp: i32) -> Result<(), NetError> {
+    if (MIN_OUTPUT_SCALE..=MAX_OUTPUT_SCALE).contains(&cp) {
+        Ok(())
+    } else {
+        Err(NetError::OutputScale { found: cp })
     }
 }
 
@@ -146,9 +171,25 @@ impl Network {
             ft_bias,
             out_weights,
             out_bias,
+            scale: SCALE,
         };
         net.check_ranges()?;
         Ok(net)
+    }
+
+    /// Centipawns per 1.0 of output: [`SCALE`] as trained, other values after
+    /// [`Network::with_output_scale`].
+    pub fn output_scale(&self) -> i32 {
+        self.scale
+    }
+
+    /// The same net with its output in `cp` centipawns per 1.0 instead: every score
+    /// times `cp / output_scale()`. Refuses a scale outside
+    /// [`MIN_OUTPUT_SCALE`]`..=`[`MAX_OUTPUT_SCALE`].
+    pub fn with_output_scale(mut self, cp: i32) -> Result<Network, NetError> {
+        check_output_scale(cp)?;
+        self.scale = cp;
+        Ok(self)
     }
 
     /// The hidden size `H`.
@@ -237,10 +278,11 @@ impl Network {
         }
         let hidden = u16_at(6) as usize;
         check_hidden(hidden)?;
-        let (qa, qb, scale) = (u16_at(8), u16_at(10), u16_at(12));
-        if (qa as i32, qb as i32, scale as i32) != (QA, QB, SCALE) {
-            return Err(NetError::Quantisation { qa, qb, scale });
+        let (qa, qb, scale) = (u16_at(8), u16_at(10), u16_at(12) as i32);
+        if (qa as i32, qb as i32) != (QA, QB) {
+            return Err(NetError::Quantisation { qa, qb });
         }
+        check_output_scale(scale)?;
         let field = u16_at(14);
         let buckets = match (version, field) {
             (1, 0) => 1,
@@ -291,7 +333,8 @@ impl Network {
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        Network::from_parts(hidden, ft_weights, ft_bias, out_weights, out_bias)
+        Network::from_parts(hidden, ft_weights, ft_bias, out_weights, out_bias)?
+            .with_output_scale(scale)
     }
 
     /// Reads a net file; every error names it.
@@ -321,7 +364,7 @@ impl Network {
             self.hidden as u16,
             QA as u16,
             QB as u16,
-            SCALE as u16,
+            self.scale as u16,
             field,
         ] {
             out.extend_from_slice(&v.to_le_bytes());
@@ -353,6 +396,6 @@ impl Network {
             .screlu_dot(stm, &w[..h])
             .wrapping_add(backend.screlu_dot(nstm, &w[h..]));
         let raw = (sum / QA) as i64 + self.out_bias[bucket] as i64;
-        (raw * SCALE as i64 / (QA * QB) as i64).clamp(-30_000, 30_000) as i32
+        (raw * self.scale as i64 / (QA * QB) as i64).clamp(-30_000, 30_000) as i32
     }
 }

@@ -10,7 +10,8 @@
 //! A feature is (piece colour relative to the perspective, piece type, square seen from
 //! that side, the rank flipped for Black): `(rel * 6 + role) * 64 + square`, 768 in all.
 //! The output is `(SCReLU(stm) · w0 + SCReLU(nstm) · w1) / QA + bias`, in units of
-//! `QA * QB`, then times [`SCALE`] for centipawns (bullet's convention). A net may have
+//! `QA * QB`, then times the net's output scale for centipawns ([`SCALE`] as trained,
+//! bullet's convention). A net may have
 //! several output layers ("output buckets"), one per band of material ([`output_bucket`]):
 //! the accumulators are shared, and only the last `2H + 1` weights differ by bucket, so
 //! an endgame is judged by weights fitted to endgames at no cost in speed.
@@ -23,7 +24,9 @@ pub mod train;
 
 pub use accumulator::{Accumulator, NnueStack};
 pub use embedded::EMBEDDED;
-pub use format::{check_buckets, check_hidden, NetError, Network, HEADER_LEN, MAGIC, VERSION};
+pub use format::{
+    check_buckets, check_hidden, check_output_scale, NetError, Network, HEADER_LEN, MAGIC, VERSION,
+};
 pub use simd::Backend;
 
 use sable_chess::{Color, Piece, Position, Square};
@@ -34,8 +37,12 @@ pub const INPUTS: usize = 768;
 pub const QA: i32 = 255;
 /// Quantisation of the output weights.
 pub const QB: i32 = 64;
-/// Centipawns per 1.0 of network output.
+/// Centipawns per 1.0 of network output as trained (a net file may say otherwise:
+/// [`Network::output_scale`]).
 pub const SCALE: i32 = 400;
+/// Output scales a net file may have: a quarter to four times the trained one.
+pub const MIN_OUTPUT_SCALE: i32 = 100;
+pub const MAX_OUTPUT_SCALE: i32 = 1600;
 /// Hidden sizes a net file may have.
 pub const MIN_HIDDEN: usize = 16;
 pub const MAX_HIDDEN: usize = 1024;

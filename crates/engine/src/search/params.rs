@@ -2,6 +2,13 @@
 //! read and tuned (like the evaluation's parameters) instead of living as a literal in
 //! the code that uses it. Every pruning block in `alphabeta` and `quiescence` reads its
 //! numbers from [`SEARCH`]; margins are in centipawns of the evaluation's scale.
+//!
+//! That scale is the HCE's, which the margins were tuned on. A net is held to it by its
+//! file's output scale rather than by a second table: the shipped `r6` read 1.14 times the
+//! HCE's centipawns (Stockfish ~ 0.78 × `r6` against 0.89 × HCE, `tools/nets_vs_stockfish.py`,
+//! `results/2026-12-04/README.md`), so it ships rescaled from 400 to 350 cp per 1.0
+//! (`sable nnue rescale`), which puts its scores back on every margin here at once
+//! (neutral in games: +3.5 ± 26 Elo in 200 against `r6` at 400).
 
 /// One value per margin or threshold of the search.
 #[derive(Clone, Copy, Debug, PartialEq)]
