@@ -403,7 +403,7 @@ fn eval_shows_the_networks_bucket_and_piece_values() {
 }
 
 /// `sable nnue rescale` writes the same net with another output scale: `sable eval`
-/// reports the new scale and a score multiplied by it (within a centipawn of truncation),
+/// reports the new scale and a score multiplied by it (within the two truncations, 2 cp),
 /// and a scale out of range is refused by name with nothing written.
 #[test]
 fn nnue_rescale_multiplies_the_nets_scores() {
@@ -412,16 +412,19 @@ fn nnue_rescale_multiplies_the_nets_scores() {
         "nnue", "random", "--hidden", "32", "--seed", "1", "--out", &net,
     ]);
     assert!(ok, "{text}");
-    let (ok, text) = sable(&[
-        "nnue",
-        "rescale",
-        "--net",
-        &net,
-        "--output-scale",
-        "200",
-        "--out",
-        &half,
-    ]);
+    let rescale = |scale: &str, out: &str| {
+        sable(&[
+            "nnue",
+            "rescale",
+            "--net",
+            &net,
+            "--output-scale",
+            scale,
+            "--out",
+            out,
+        ])
+    };
+    let (ok, text) = rescale("200", &half);
     assert!(ok && text.contains("400 -> 200"), "{text}");
     // A position where the random net says more than a few centipawns.
     let fen = "4k3/8/8/8/8/8/8/QQQQK3 w - - 0 1";
@@ -449,16 +452,7 @@ fn nnue_rescale_multiplies_the_nets_scores() {
     );
     let never = temp("rescale-never.nnue");
     for bad in ["99", "1601", "-400", "x"] {
-        let (ok, text) = sable(&[
-            "nnue",
-            "rescale",
-            "--net",
-            &net,
-            "--output-scale",
-            bad,
-            "--out",
-            &never,
-        ]);
+        let (ok, text) = rescale(bad, &never);
         assert!(!ok && text.contains("output-scale"), "{bad}: {text}");
         no_panic(&text);
     }

@@ -65,10 +65,7 @@ pub fn run(args: Args) -> CliResult {
             let net = Params::random_with(hidden, output_buckets, &mut Rng(seed))
                 .quantise()
                 .map_err(|e| CliError::msg(e.to_string()))?;
-            std::fs::write(&out, net.to_bytes()).map_err(|source| CliError::Io {
-                path: out.display().to_string(),
-                source,
-            })?;
+            write_net(&out, &net)?;
             println!(
                 "wrote {} (hidden {hidden}, {output_buckets} output bucket(s), random weights)",
                 out.display()
@@ -98,10 +95,7 @@ pub fn run(args: Args) -> CliResult {
             let net = net
                 .with_output_scale(output_scale)
                 .map_err(|e| CliError::msg(format!("--output-scale {output_scale}: {e}")))?;
-            std::fs::write(&out, net.to_bytes()).map_err(|source| CliError::Io {
-                path: out.display().to_string(),
-                source,
-            })?;
+            write_net(&out, &net)?;
             println!(
                 "wrote {} (output scale {before} -> {output_scale} cp: every score x {:.4})",
                 out.display(),
@@ -110,6 +104,14 @@ pub fn run(args: Args) -> CliResult {
             Ok(())
         }
     }
+}
+
+/// Writes a net file, naming the path on failure.
+fn write_net(out: &Path, net: &Network) -> CliResult {
+    std::fs::write(out, net.to_bytes()).map_err(|source| CliError::Io {
+        path: out.display().to_string(),
+        source,
+    })
 }
 
 /// Prints float and integer evaluations of the bench positions and the largest gap.
