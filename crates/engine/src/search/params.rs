@@ -4,11 +4,11 @@
 //! numbers from [`SEARCH`]; margins are in centipawns of the evaluation's scale.
 //!
 //! That scale is the HCE's, which the margins were tuned on. A net is held to it by its
-//! file's output scale rather than by a second table: the shipped `r6` read 1.14 times the
-//! HCE's centipawns (Stockfish ~ 0.78 × `r6` against 0.89 × HCE, `tools/nets_vs_stockfish.py`,
-//! `results/2026-12-04/README.md`), so it ships rescaled from 400 to 350 cp per 1.0
-//! (`sable nnue rescale`), which puts its scores back on every margin here at once
-//! (neutral in games: +3.5 ± 26 Elo in 200 against `r6` at 400).
+//! file's output scale rather than by a second table: nets trained on the search's scores
+//! drift (Stockfish ~ 0.89 × HCE, but 0.78 × `r6` and 0.76 × `r7` as trained,
+//! `tools/nets_vs_stockfish.py`, `results/2026-12-04/README.md`), so each ships rescaled
+//! (`sable nnue rescale`: `r6` from 400 to 350 cp per 1.0, measured neutral in games,
+//! +3.5 ± 26 Elo in 200; `r7` to 340), which puts its scores back on every margin here.
 
 /// One value per margin or threshold of the search.
 #[derive(Clone, Copy, Debug, PartialEq)]
