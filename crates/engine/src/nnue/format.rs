@@ -63,7 +63,7 @@ pub enum NetError {
     Quantisation { qa: u16, qb: u16 },
     #[error(
         "output scale {found} cp is outside {MIN_OUTPUT_SCALE}..={MAX_OUTPUT_SCALE} \
-         (400 is the trained scale)"
+         ({SCALE} is the trained scale)"
     )]
     OutputScale { found: i32 },
     #[error(
@@ -121,7 +121,7 @@ pub fn check_hidden(hidden: usize) -> Result<(), NetError> {
 }
 
 /// Whether a net may have an output scale of `cp` centipawns per 1.0.
-pub fn check_output_scale(cp: i32) -> Result<(), NetError> {
+fn check_output_scale(cp: i32) -> Result<(), NetError> {
     if (MIN_OUTPUT_SCALE..=MAX_OUTPUT_SCALE).contains(&cp) {
         Ok(())
     } else {

@@ -24,9 +24,7 @@ pub mod train;
 
 pub use accumulator::{Accumulator, NnueStack};
 pub use embedded::EMBEDDED;
-pub use format::{
-    check_buckets, check_hidden, check_output_scale, NetError, Network, HEADER_LEN, MAGIC, VERSION,
-};
+pub use format::{check_buckets, check_hidden, NetError, Network, HEADER_LEN, MAGIC, VERSION};
 pub use simd::Backend;
 
 use sable_chess::{Color, Piece, Position, Square};
@@ -41,8 +39,8 @@ pub const QB: i32 = 64;
 /// [`Network::output_scale`]).
 pub const SCALE: i32 = 400;
 /// Output scales a net file may have: a quarter to four times the trained one.
-pub const MIN_OUTPUT_SCALE: i32 = 100;
-pub const MAX_OUTPUT_SCALE: i32 = 1600;
+pub const MIN_OUTPUT_SCALE: i32 = SCALE / 4;
+pub const MAX_OUTPUT_SCALE: i32 = SCALE * 4;
 /// Hidden sizes a net file may have.
 pub const MIN_HIDDEN: usize = 16;
 pub const MAX_HIDDEN: usize = 1024;
