@@ -7,7 +7,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sable_chess::notation::Epd;
+use sable_formats::Epd;
 use sable_fuzz::check_returned_move;
 
 fn check(epd: &Epd, line: &str) {

@@ -12,7 +12,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sable_chess::pgn::{GameError, GameTree, PgnReader, Replayer, Visitor};
+use sable_formats::pgn::{GameError, GameTree, PgnReader, Replayer, Visitor};
 use sable_chess::SanMode;
 
 /// Replays every line, checking each move.

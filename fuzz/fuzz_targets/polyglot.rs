@@ -11,10 +11,11 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sable_chess::book::decode_move;
-use sable_chess::book::edit::{learn_game, merge, MergeRule};
-use sable_chess::pgn::GameResult;
-use sable_chess::{BookEntry, Move, PolyglotBook, Position};
+use sable_formats::book::decode_move;
+use sable_formats::book::edit::{learn_game, merge, MergeRule};
+use sable_formats::pgn::GameResult;
+use sable_chess::{Move, Position};
+use sable_formats::{BookEntry, PolyglotBook};
 use sable_fuzz::{check_returned_move, position_for, POSITIONS};
 use std::sync::OnceLock;
 

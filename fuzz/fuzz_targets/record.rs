@@ -1,4 +1,4 @@
-//! Arbitrary bytes as a game-record file (`sable_chess::record`, the `datagen` format).
+//! Arbitrary bytes as a game-record file (`sable_formats::record`, the `datagen` format).
 //!
 //! Read three ways: as given; with the format's magic, version and both checksums
 //! written in (record by record, the last one's ply count cut to what the input holds),
@@ -13,7 +13,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sable_chess::record::{
+use sable_formats::record::{
     crc32, Filter, GameRecord, PackedPosition, RecordReader, TrainingPositions, HEADER_LEN, MAGIC,
     PLY_LEN, VERSION,
 };

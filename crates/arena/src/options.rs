@@ -159,7 +159,7 @@ fn engine_config(
         }
     }
     if let Some(file) = book_file {
-        let book = sable_chess::PolyglotBook::open(std::path::Path::new(file))
+        let book = sable_formats::PolyglotBook::open(std::path::Path::new(file))
             .map_err(|e| OptionsError(format!("engine {n}: book: {e}")))?;
         cfg.book = Some(super::engine::RunnerBook {
             book: std::sync::Arc::new(book),

@@ -6,6 +6,9 @@
 //! generation (all, noisy, quiet, evasions), `gives_check`, `is_legal`, game outcomes,
 //! and perft. Standard chess and Chess960.
 //!
+//! The file formats built on these rules (PGN, EPD, Polyglot books, game records) are the
+//! `sable_formats` crate beside this one.
+//!
 //! ```
 //! use sable_chess::{Position, CastlingMode, perft};
 //!
@@ -18,26 +21,21 @@
 //! ```
 
 pub mod attacks;
-pub mod book;
 mod castling;
 mod color;
-pub mod game;
 pub mod history;
 mod moves;
 pub mod notation;
 mod outcome;
 mod perft;
-pub mod pgn;
 mod piece;
 mod polyglot_random;
 mod position;
-pub mod record;
 mod square;
 mod square_set;
 mod uci;
 pub mod zobrist;
 
-pub use book::{BookEntry, BookError, PolyglotBook};
 pub use castling::{CastleSide, Castling};
 pub use color::Color;
 pub use history::KeyHistory;

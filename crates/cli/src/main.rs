@@ -38,7 +38,7 @@ enum Command {
     Tune(cmd::tune::Args),
     /// Self-play games at fixed nodes: labelled positions for `sable tune`, or game records (.bin) for training a network.
     Datagen(cmd::datagen::Args),
-    /// Train the NNUE network on game records (sable_chess::record) or `FEN | score | result` text.
+    /// Train the NNUE network on game records (sable_formats::record) or `FEN | score | result` text.
     Train(cmd::train::Args),
     /// Network tools: a random net for speed tests, float vs quantised comparison.
     Nnue(cmd::nnue::Args),

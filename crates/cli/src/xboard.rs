@@ -8,11 +8,11 @@
 
 use crate::notation::{looks_like_move, outcome_text, parse_any_move, parse_level, parse_seconds};
 use crate::uci::Wire;
-use sable_chess::pgn::GameResult;
 use sable_chess::{Color, Move, Position};
 use sable_engine::session::{Mode, SearchId, Session, TimeControl};
 use sable_engine::{Bound, ScoreReport, SearchEvent, SearchInfo, SearchLimits, SearchResult};
 use sable_engine::{HASH_MB, THREADS};
+use sable_formats::pgn::GameResult;
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::io::BufRead;

@@ -1,8 +1,8 @@
 //! `sable analyse`: annotated PGN out of a PGN in, with HTML reports; run as a user would.
 
 mod support;
-use sable_chess::pgn::{GameTree, PgnReader};
 use sable_chess::SanMode;
+use sable_formats::pgn::{GameTree, PgnReader};
 use std::path::{Path, PathBuf};
 use support::{data, sable};
 

@@ -2,8 +2,9 @@
 //! options, learning on `result`), the console's `book`, and `sable match book=FILE`.
 
 mod support;
-use sable_chess::book::{encode_move, write_book};
-use sable_chess::{BookEntry, CastlingMode, Position};
+use sable_chess::{CastlingMode, Position};
+use sable_formats::book::{encode_move, write_book};
+use sable_formats::BookEntry;
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -263,7 +264,7 @@ fn xboard_bk_options_and_learning_on_result() {
     let after = std::fs::read(&book).unwrap();
     assert_eq!(before.len(), after.len());
     assert_ne!(before, after);
-    let b = sable_chess::PolyglotBook::open(&book).unwrap();
+    let b = sable_formats::PolyglotBook::open(&book).unwrap();
     let e4 = b.entries(&Position::startpos())[0];
     assert_eq!((e4.weight, e4.learn >> 16), (0, 1 + (486_544_384u32 >> 16)));
     // A bad book file is an error; bk says there is none.
@@ -428,7 +429,7 @@ fn match_runner_book_picks_follow_the_seed() {
 
 /// The learn value of `uci`'s entry in the start position of `book`.
 fn start_learn(book: &str, uci: &str) -> (u16, u32) {
-    let b = sable_chess::PolyglotBook::open(book).unwrap();
+    let b = sable_formats::PolyglotBook::open(book).unwrap();
     let start = Position::startpos();
     let e = b
         .entries(&start)

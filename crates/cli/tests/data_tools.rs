@@ -1,8 +1,8 @@
 //! Game-record data: `sable datagen` to a `.bin` file (append, resume, thread counts) and
 //! `sable data` (stats, cat, to-text, validate), on good and bad files.
 
-use sable_chess::record::{GameRecord, RecordReader};
 use sable_chess::{CastlingMode, Position};
+use sable_formats::record::{GameRecord, RecordReader};
 
 mod support;
 use support::{data, sable};

@@ -4,10 +4,10 @@
 //! opponent is Debian's `stockfish` without tables; each side searches a fixed number of
 //! nodes a move, so the games do not depend on the machine's speed.
 
-use sable_chess::game::Game;
-use sable_chess::pgn::GameResult;
 use sable_chess::{CastlingMode, Color, Position};
 use sable_engine::{Engine, SearchEvent, SearchLimits};
+use sable_formats::game::Game;
+use sable_formats::pgn::GameResult;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc;

@@ -12,16 +12,17 @@
 //! weights (`weighted`).
 //!
 //! Learning (`BookLearning`): after a game with a known result, the book moves the game
-//! followed are updated by `sable_chess::book::edit::learn_game` (losing lines lose
+//! followed are updated by `sable_formats::book::edit::learn_game` (losing lines lose
 //! weight) and the file is rewritten atomically.
 
-use sable_chess::book::edit::learn_game;
-use sable_chess::pgn::GameResult;
-use sable_chess::{BookError, Move, PolyglotBook, Position};
+use sable_chess::{Move, Position};
+use sable_formats::book::edit::learn_game;
+use sable_formats::pgn::GameResult;
+use sable_formats::{BookError, PolyglotBook};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-pub use sable_chess::book::choose::{BookChoice, BookMode};
+pub use sable_formats::book::choose::{BookChoice, BookMode};
 
 /// Option ranges: `BookDepth` in plies, `BookMinWeight`.
 pub const BOOK_DEPTH: (u32, u32, u32) = (0, 40, 1024);

@@ -12,11 +12,11 @@ use crate::tablebase::{self, Tablebases, TbError, TbSettings};
 use crate::threads::{self, Control, NodeCounter, SearchContext};
 use crate::time;
 use crate::tt::{AllocError, TranspositionTable};
-use sable_chess::pgn::GameResult;
 use sable_chess::{
-    BookError, CastlingMode, Color, KeyHistory, Move, ParseFenError, Position, UciMoveError,
-    STARTPOS_FEN,
+    CastlingMode, Color, KeyHistory, Move, ParseFenError, Position, UciMoveError, STARTPOS_FEN,
 };
+use sable_formats::pgn::GameResult;
+use sable_formats::BookError;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{mpsc, Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;

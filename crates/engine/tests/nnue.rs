@@ -3,12 +3,12 @@
 //! network with the same weights, AVX2 against the portable kernels, the file loader
 //! against damaged files, and searches with a network.
 
-use sable_chess::pgn::PgnReader;
 use sable_chess::{CastlingMode, Color, Move, MoveKind, Position, Role, SanMode, Square};
 use sable_engine::nnue::train::model::Params;
 use sable_engine::nnue::train::rng::Rng;
 use sable_engine::nnue::{Backend, NetError, Network, NnueStack, INPUTS};
 use sable_engine::{Engine, ScoreReport, SearchLimits};
+use sable_formats::pgn::PgnReader;
 use std::sync::Arc;
 
 fn random_net(hidden: usize, seed: u64) -> Network {

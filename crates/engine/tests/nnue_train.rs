@@ -4,7 +4,6 @@
 //! the training filter and the text format, and its quantised export stays close to the
 //! float net.
 
-use sable_chess::record::{GameRecord, GameResult, Ply, Score, Termination};
 use sable_chess::{Color, Position};
 use sable_engine::eval::Evaluator;
 use sable_engine::nnue::train::checkpoint::Checkpoint;
@@ -13,6 +12,7 @@ use sable_engine::nnue::train::model::{fit_scale, Objective, Params, Scratch};
 use sable_engine::nnue::train::rng::Rng;
 use sable_engine::nnue::train::{self as trainer, dense, TrainConfig};
 use sable_engine::nnue::{Network, QB};
+use sable_formats::record::{GameRecord, GameResult, Ply, Score, Termination};
 
 /// Positions of random games, scored by the hand-crafted evaluation; the "result" is
 /// what that score predicts (won above 200 cp, lost below -200, else drawn).

@@ -50,7 +50,7 @@ pub struct EngineConfig {
 /// `2 * depth` plies (cutechess-cli counts `bookdepth` in full moves).
 #[derive(Clone, Debug)]
 pub struct RunnerBook {
-    pub book: std::sync::Arc<sable_chess::PolyglotBook>,
+    pub book: std::sync::Arc<sable_formats::PolyglotBook>,
     pub depth: u32,
 }
 
@@ -69,7 +69,7 @@ impl RunnerBook {
             return None;
         }
         let choices = self.book.choices(pos, 1);
-        use sable_chess::book::choose::{BookChoice, BookMode};
+        use sable_formats::book::choose::{BookChoice, BookMode};
         BookChoice::pick(&choices, BookMode::Weighted, draw).map(|c| c.mv)
     }
 }

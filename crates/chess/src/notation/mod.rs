@@ -1,11 +1,10 @@
 //! Move notation as people and programs write it: SAN (standard algebraic notation, with a
-//! strict and a lenient reader) and EPD records. UCI notation lives with `Move::to_uci`
-//! and `Position::parse_uci`; [`uci_move`] adds the mode-flag form used by game records.
+//! strict and a lenient reader). UCI notation lives with `Move::to_uci` and
+//! `Position::parse_uci`; [`uci_move`] adds the mode-flag form used by game records. EPD
+//! records are a file format, in `sable_formats::epd`.
 
-mod epd;
 mod san;
 
-pub use epd::{Epd, EpdError, Operand, Operation};
 pub use san::{SanError, SanMode, SanText};
 
 use crate::{Move, Position};

@@ -12,7 +12,7 @@
 
 use super::game::GameReport;
 use super::judge::Judgement;
-use sable_chess::pgn::{GameTree, Line, MoveNode};
+use sable_formats::pgn::{GameTree, Line, MoveNode};
 
 /// Plies of the engine's line written as a variation.
 pub const VARIATION_PLIES: usize = 10;
@@ -207,7 +207,7 @@ mod tests {
     #[test]
     fn a_second_pass_changes_nothing() {
         use super::super::eval::Eval;
-        use sable_chess::pgn::PgnReader;
+        use sable_formats::pgn::PgnReader;
         let text = "1. e4 $6 {[%clk 0:03:00]} e5 2. Qh5 $1 {bold} Ke7 $2 3. Qxe5# 1-0\n";
         let mut tree = PgnReader::new(text.as_bytes())
             .read_tree()

@@ -6,8 +6,8 @@ use super::eco::Opening;
 use super::eval::Eval;
 use super::judge::{judge, Judgement, Verdict};
 use super::winprob::win_percent;
-use sable_chess::pgn::GameTree;
 use sable_chess::{Color, Move, Position};
+use sable_formats::pgn::GameTree;
 
 /// One mainline move.
 #[derive(Clone, Debug)]

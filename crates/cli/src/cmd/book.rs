@@ -1,11 +1,11 @@
 //! `sable book`: opening books in the Polyglot format.
 //!
 //! * `build PGN... -o BOOK.bin`: `polyglot make-book` with the same options and the same
-//!   entries (see `sable_chess::book::make` for the rules), plus filters by Elo, result
+//!   entries (see `sable_formats::book::make` for the rules), plus filters by Elo, result
 //!   and time control; streaming with a progress bar, in bounded memory (`--memory`).
 //! * `probe BOOK.bin [--fen FEN]`: a position's moves (SAN, UCI, weight, share, learn).
 //! * `merge A.bin B.bin -o C.bin [--rule sum|max|first]`: `polyglot merge-book`'s rule
-//!   (see `sable_chess::book::edit`).
+//!   (see `sable_formats::book::edit`).
 //! * `stats BOOK.bin`: positions, entries, moves per position, the depth profile of the
 //!   positions reached from the start by book moves, and entries per weight bucket.
 //! * `learn BOOK.bin GAMES.pgn`: moves weights and learn values by the games' results,
@@ -13,10 +13,11 @@
 
 use super::{CliError, CliResult};
 use indicatif::{ProgressBar, ProgressStyle};
-use sable_chess::book::edit::{learn_game, merge, MergeRule};
-use sable_chess::book::make::{make_book, GameFilter, MakeOptions};
-use sable_chess::pgn::{GameError, GameResult, PgnReader};
-use sable_chess::{BookError, CastlingMode, PolyglotBook, Position, SanMode};
+use sable_chess::{CastlingMode, Position, SanMode};
+use sable_formats::book::edit::{learn_game, merge, MergeRule};
+use sable_formats::book::make::{make_book, GameFilter, MakeOptions};
+use sable_formats::pgn::{GameError, GameResult, PgnReader};
+use sable_formats::{BookError, PolyglotBook};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::Instant;

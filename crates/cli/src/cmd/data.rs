@@ -1,4 +1,4 @@
-//! `sable data`: the game-record files `sable datagen` writes (`sable_chess::record`):
+//! `sable data`: the game-record files `sable datagen` writes (`sable_formats::record`):
 //! statistics, merging, the `FEN | score | result` text, and validation.
 //!
 //! Every tool reads each record through its checksums and replays its moves. A file cut
@@ -7,7 +7,7 @@
 //! file and byte offset named.
 
 use super::{CliError, CliResult};
-use sable_chess::record::{
+use sable_formats::record::{
     training_positions, Filter, GameRecord, GameResult, RecordError, RecordReader, RecordWriter,
     Termination,
 };
@@ -234,7 +234,7 @@ impl Stats {
     }
 }
 
-fn bucket(score: sable_chess::record::Score) -> usize {
+fn bucket(score: sable_formats::record::Score) -> usize {
     match (score.mate_plies(), score.as_cp()) {
         (Some(p), _) if p < 0 => 0,
         (Some(_), _) => 14,

@@ -7,7 +7,7 @@
 //! - text (`FEN | result`, the format `sable tune` reads): only positions a static
 //!   evaluation can judge are kept: not in check, a quiet best move (no capture or
 //!   promotion), no mate score. `--nodes` is a hard limit per move.
-//! - binary game records (`sable_chess::record`; the default when the file name ends in
+//! - binary game records (`sable_formats::record`; the default when the file name ends in
 //!   `.bin`): every ply with its searched score, the whole game kept (training filters
 //!   when reading). `--nodes` is a soft limit (no new iteration past it, `--hard-nodes`
 //!   caps the last one). Each game is written and flushed as it finishes; `--append`
@@ -20,13 +20,13 @@ use super::{CliError, CliResult};
 use indicatif::{ProgressBar, ProgressStyle};
 use sable_arena::openings::{Book, BookSpec, Format, Order};
 use sable_arena::rng::splitmix;
-use sable_chess::record::{
-    GameRecord, GameResult, Ply, RecordReader, RecordWriter, Score, Termination,
-};
 use sable_chess::{Color, Outcome, Position};
 use sable_engine::limits::SearchLimits;
 use sable_engine::score::{is_mate, MATE};
 use sable_engine::Engine;
+use sable_formats::record::{
+    GameRecord, GameResult, Ply, RecordReader, RecordWriter, Score, Termination,
+};
 use std::collections::HashSet;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

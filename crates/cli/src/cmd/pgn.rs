@@ -5,8 +5,8 @@
 
 use super::{CliError, CliResult};
 use indicatif::{ProgressBar, ProgressStyle};
-use sable_chess::pgn::{GameError, GameResult, PgnReader, Replayer, Visitor};
 use sable_chess::SanMode;
+use sable_formats::pgn::{GameError, GameResult, PgnReader, Replayer, Visitor};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
 use std::time::Instant;
@@ -301,7 +301,7 @@ fn print_stats(s: &Stats, kinds: &[u64; 6]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sable_chess::notation::Epd;
+    use sable_formats::Epd;
 
     fn check(text: &str, validate: bool, epd: bool) -> (Checker<Vec<u8>>, u64) {
         let mut checker = Checker {

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Training files: game records (`sable_chess::record`) or `FEN | score | result` text.
+    /// Training files: game records (`sable_formats::record`) or `FEN | score | result` text.
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
     /// Folder for `checkpoint.ckpt`, `epoch-NNN.nnue` and `final.nnue`.

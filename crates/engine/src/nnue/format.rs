@@ -15,7 +15,7 @@
 //! | … | 2·H | feature biases, `i16` |
 //! | … | 2·2H·B | output weights, `i16`, bucket by bucket: `H` for the side to move's half, then `H` for the other |
 //! | … | 4·B | output biases, `i32` (units of QA·QB), bucket by bucket |
-//! | end − 4 | 4 | CRC-32 (`sable_chess::record::crc32`) of every byte before it |
+//! | end − 4 | 4 | CRC-32 (`sable_formats::record::crc32`) of every byte before it |
 //!
 //! A file is therefore `20 + 1538·H + 4·H·B + 4·B` bytes (`24 + 1542·H` with one
 //! bucket). A net with one bucket is written as version 1, so nets from before buckets
@@ -35,7 +35,7 @@ use super::{
     INPUTS, MAX_ACTIVE, MAX_BUCKETS, MAX_HIDDEN, MAX_OUTPUT_SCALE, MIN_HIDDEN, MIN_OUTPUT_SCALE,
     QA, QB, SCALE,
 };
-use sable_chess::record::crc32;
+use sable_formats::record::crc32;
 
 pub const MAGIC: [u8; 4] = *b"SBNN";
 /// The newest format version this build writes and reads (it reads version 1 too).

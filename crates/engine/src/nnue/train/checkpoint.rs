@@ -13,7 +13,7 @@ use super::adamw::AdamW;
 use super::model::Params;
 use super::rng::Rng;
 use super::TrainError;
-use sable_chess::record::crc32;
+use sable_formats::record::crc32;
 use std::path::Path;
 
 const MAGIC: &[u8; 4] = b"SBCK";

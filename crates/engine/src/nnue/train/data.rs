@@ -1,13 +1,13 @@
 //! Training samples: a position reduced to its active features from the side to move's
 //! view (the other side's follow by [`mirror_feature`](crate::nnue::mirror_feature)),
 //! with its score, result and game, 76 bytes each; reading them from game records (through
-//! `sable_chess::record`'s training filter) or from `FEN | score | result` text; and
+//! `sable_formats::record`'s training filter) or from `FEN | score | result` text; and
 //! [`add_mirrored`], the file-mirrored copies that double what a small data set teaches.
 
 use super::TrainError;
 use crate::nnue::{active_features, MAX_ACTIVE};
-use sable_chess::record::{Filter, RecordReader, TrainingPositions};
 use sable_chess::{CastlingMode, Color, Position};
+use sable_formats::record::{Filter, RecordReader, TrainingPositions};
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
@@ -107,7 +107,7 @@ pub fn load(path: &Path, out: &mut Vec<Sample>, stats: &mut LoadStats) -> Result
     let mut file = BufReader::new(std::fs::File::open(path).map_err(io)?);
     let first = file.fill_buf().map_err(io)?.first().copied();
     let before = out.len();
-    if first == Some(sable_chess::record::MAGIC) {
+    if first == Some(sable_formats::record::MAGIC) {
         load_records(path, file, out, stats)?;
     } else {
         load_text(path, file, out, stats)?;
