@@ -269,7 +269,7 @@ fn to_text_writes_legal_positions_that_replay_into_each_other() {
     }
     // The trainer reads the text (scores from White's side) into the very samples it
     // reads from the records (scores from the mover's side).
-    use sable_engine::nnue::train::data::{load, LoadStats};
+    use sable_train::data::{load, LoadStats};
     let (mut from_records, mut from_text) = (Vec::new(), Vec::new());
     load(
         std::path::Path::new(&file),
@@ -286,9 +286,8 @@ fn to_text_writes_legal_positions_that_replay_into_each_other() {
     assert_eq!(from_records.len(), n);
     assert!(from_records.iter().any(|s| s.score != 0));
     // Equal but for the game numbers: a text line is its own game.
-    let unnumbered = |v: Vec<sable_engine::nnue::train::data::Sample>| {
-        v.into_iter().map(|s| s.in_game(0)).collect::<Vec<_>>()
-    };
+    let unnumbered =
+        |v: Vec<sable_train::data::Sample>| v.into_iter().map(|s| s.in_game(0)).collect::<Vec<_>>();
     assert!(from_text.windows(2).all(|w| w[1].game == w[0].game + 1));
     assert_eq!(unnumbered(from_records), unnumbered(from_text));
 }

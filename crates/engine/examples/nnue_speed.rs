@@ -5,13 +5,12 @@
 //! measures the portable kernels alone).
 
 use sable_chess::{Move, Position};
-use sable_engine::nnue::train::model::Params;
-use sable_engine::nnue::train::rng::Rng;
+use sable_engine::nnue::rng::Rng;
 use sable_engine::nnue::{Backend, Network, NnueStack};
 use std::sync::Arc;
 
 fn random_net(hidden: usize, seed: u64) -> Network {
-    Params::random(hidden, &mut Rng(seed)).quantise().unwrap()
+    Network::random(hidden, 1, seed).unwrap()
 }
 
 fn main() {

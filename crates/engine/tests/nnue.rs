@@ -4,21 +4,18 @@
 //! against damaged files, and searches with a network.
 
 use sable_chess::{CastlingMode, Color, Move, MoveKind, Position, Role, SanMode, Square};
-use sable_engine::nnue::train::model::Params;
-use sable_engine::nnue::train::rng::Rng;
+use sable_engine::nnue::rng::Rng;
 use sable_engine::nnue::{Backend, NetError, Network, NnueStack, INPUTS};
 use sable_engine::{Engine, ScoreReport, SearchLimits};
 use sable_formats::pgn::PgnReader;
 use std::sync::Arc;
 
 fn random_net(hidden: usize, seed: u64) -> Network {
-    Params::random(hidden, &mut Rng(seed)).quantise().unwrap()
+    Network::random(hidden, 1, seed).unwrap()
 }
 
 fn bucketed_net(hidden: usize, buckets: usize, seed: u64) -> Network {
-    Params::random_with(hidden, buckets, &mut Rng(seed))
-        .quantise()
-        .unwrap()
+    Network::random(hidden, buckets, seed).unwrap()
 }
 
 /// Both perspectives' sums computed here, in `i32`, with the feature index written out

@@ -234,9 +234,8 @@ fn lower_levels_lose_more_against_a_deeper_search() {
 /// it (2500 selects level 19) and full strength use the network (`Level::uses_net`).
 #[test]
 fn levels_up_to_the_fade_evaluate_with_the_hce_and_above_it_with_the_net() {
-    use sable_engine::nnue::train::{model::Params, rng::Rng};
     let net = std::env::temp_dir().join(format!("sable-levels-{}.nnue", std::process::id()));
-    let random = Params::random(32, &mut Rng(9)).quantise().unwrap();
+    let random = sable_engine::nnue::Network::random(32, 1, 9).unwrap();
     std::fs::write(&net, random.to_bytes()).unwrap();
     let with_net = |e: &mut Engine| {
         e.set_eval_file(net.to_str().unwrap()).unwrap();

@@ -5,10 +5,10 @@
 
 use super::{CliError, CliResult};
 use sable_chess::{CastlingMode, Position};
-use sable_engine::nnue::train::checkpoint::Checkpoint;
-use sable_engine::nnue::train::model::Params;
-use sable_engine::nnue::train::rng::Rng;
+use sable_engine::nnue::rng::Rng;
 use sable_engine::nnue::{Network, SCALE};
+use sable_train::checkpoint::Checkpoint;
+use sable_train::model::Params;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]

@@ -1,4 +1,4 @@
-//! `sable train`: trains the NNUE network (`sable_engine::nnue::train`) on game-record
+//! `sable train`: trains the NNUE network (`sable_train`) on game-record
 //! files or `FEN | score | result` text, with a progress bar, a line per epoch
 //! (training and validation loss), checkpoints and quantised nets in `--out-dir`, and
 //! at the end the float vs quantised comparison. `--bench` instead measures the
@@ -6,9 +6,9 @@
 
 use super::{CliError, CliResult};
 use indicatif::{ProgressBar, ProgressStyle};
-use sable_engine::nnue::train::checkpoint::Checkpoint;
-use sable_engine::nnue::train::data::{self, LoadStats};
-use sable_engine::nnue::train::{self as trainer, dense, model, TrainConfig, TrainEvent};
+use sable_train::checkpoint::Checkpoint;
+use sable_train::data::{self, LoadStats};
+use sable_train::{self as trainer, dense, model, TrainConfig, TrainEvent};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]

@@ -141,6 +141,32 @@ pub fn check_buckets(buckets: usize) -> Result<(), NetError> {
 }
 
 impl Network {
+    /// A net of small random weights, for speed tests and for tests of the inference
+    /// itself: feature weights in ±0.1, output weights in ±1/sqrt(2H) (bucket by bucket,
+    /// so that bucket 0 is the plain net of the same seed), biases zero, drawn in that
+    /// order from [`Rng`](super::rng::Rng) and quantised as the trainer quantises. It is
+    /// the trainer's `Params::random_with(hidden, buckets, seed).quantise()`, made here
+    /// so that the engine needs no trainer for it.
+    pub fn random(hidden: usize, buckets: usize, seed: u64) -> Result<Network, NetError> {
+        check_hidden(hidden)?;
+        check_buckets(buckets)?;
+        let mut rng = super::rng::Rng(seed);
+        let mut quantised = |n: usize, range: f32, q: i32| -> Vec<i16> {
+            (0..n)
+                .map(|_| (range * rng.symmetric() * q as f32).round() as i16)
+                .collect()
+        };
+        let ft_weights = quantised(INPUTS * hidden, 0.1, QA);
+        let out_weights = quantised(2 * hidden * buckets, 1.0 / ((2 * hidden) as f32).sqrt(), QB);
+        Network::from_parts(
+            hidden,
+            ft_weights,
+            vec![0; hidden],
+            out_weights,
+            vec![0; buckets],
+        )
+    }
+
     /// A network from its parts (the output bucket count is `out_bias.len()`); the same
     /// range checks as loading.
     pub fn from_parts(
@@ -175,6 +201,26 @@ impl Network {
         };
         net.check_ranges()?;
         Ok(net)
+    }
+
+    /// The feature weights, `INPUTS` rows of `hidden` (units of QA).
+    pub fn ft_weights(&self) -> &[i16] {
+        &self.ft_weights
+    }
+
+    /// The `hidden` feature biases (units of QA).
+    pub fn ft_bias(&self) -> &[i16] {
+        &self.ft_bias
+    }
+
+    /// Per output bucket, the side to move's half, then the other's (units of QB).
+    pub fn out_weights(&self) -> &[i16] {
+        &self.out_weights
+    }
+
+    /// One output bias per bucket (units of QA·QB).
+    pub fn out_bias(&self) -> &[i32] {
+        &self.out_bias
     }
 
     /// Centipawns per 1.0 of output: [`SCALE`] as trained, other values after

@@ -1,11 +1,11 @@
 //! NNUE: a perspective network `(768 -> H) x 2 -> 1` with SCReLU, as an alternative to
-//! the hand-crafted evaluation, and its trainer.
+//! the hand-crafted evaluation (its trainer is the `sable_train` crate).
 //!
 //! - `format`: the [`Network`] (quantised weights), its file layout, loading and saving.
 //! - `simd`: the integer kernels (accumulator update, SCReLU dot product), AVX2 chosen
 //!   at run time with a portable fallback that gives bit-identical results.
 //! - `accumulator`: the search's stack of accumulators, updated lazily along the tree.
-//! - `train/`: the float trainer behind `sable train` and the quantised export.
+//! - `rng`: the seeded SplitMix64 behind random nets, shared with the trainer.
 //!
 //! A feature is (piece colour relative to the perspective, piece type, square seen from
 //! that side, the rank flipped for Black): `(rel * 6 + role) * 64 + square`, 768 in all.
@@ -19,8 +19,8 @@
 mod accumulator;
 mod embedded;
 mod format;
+pub mod rng;
 mod simd;
-pub mod train;
 
 pub use accumulator::{Accumulator, NnueStack};
 pub use embedded::EMBEDDED;

@@ -1,5 +1,7 @@
-//! The trainer's seeded randomness (SplitMix64): the same stream on every platform, and
-//! a state of one `u64`, which a checkpoint stores.
+//! Seeded randomness for nets (SplitMix64): the same stream on every platform, and a
+//! state of one `u64`, which the trainer's checkpoints store. Random nets
+//! ([`Network::random`](super::Network::random)) and the trainer's initial weights draw
+//! from it.
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rng(pub u64);

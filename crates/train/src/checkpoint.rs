@@ -9,10 +9,10 @@
 //! parameter count ([`Params::buckets_of_len`]), so checkpoints of plain nets written
 //! before buckets existed still load.
 
-use super::adamw::AdamW;
-use super::model::Params;
-use super::rng::Rng;
-use super::TrainError;
+use crate::adamw::AdamW;
+use crate::model::Params;
+use crate::rng::Rng;
+use crate::TrainError;
 use sable_formats::record::crc32;
 use std::path::Path;
 

@@ -6,13 +6,13 @@
 
 use sable_chess::{Color, Position};
 use sable_engine::eval::Evaluator;
-use sable_engine::nnue::train::checkpoint::Checkpoint;
-use sable_engine::nnue::train::data::{self, LoadStats, Sample};
-use sable_engine::nnue::train::model::{fit_scale, Objective, Params, Scratch};
-use sable_engine::nnue::train::rng::Rng;
-use sable_engine::nnue::train::{self as trainer, dense, TrainConfig};
+use sable_engine::nnue::rng::Rng;
 use sable_engine::nnue::{Network, QB};
 use sable_formats::record::{GameRecord, GameResult, Ply, Score, Termination};
+use sable_train::checkpoint::Checkpoint;
+use sable_train::data::{self, LoadStats, Sample};
+use sable_train::model::{fit_scale, Objective, Params, Scratch};
+use sable_train::{self as trainer, dense, TrainConfig};
 
 /// Positions of random games, scored by the hand-crafted evaluation; the "result" is
 /// what that score predicts (won above 200 cp, lost below -200, else drawn).
@@ -574,4 +574,20 @@ fn the_split_holds_out_whole_games() {
     assert_eq!(trainer::split(all.clone(), 0.2, 5), (train, val.clone()));
     assert_ne!(trainer::split(all.clone(), 0.2, 6).1, val);
     assert!(trainer::split(all, 0.0, 5).1.is_empty());
+}
+
+/// The engine makes random nets without the trainer; they must be the nets the trainer's
+/// float initialisation quantises to, so that a seed names one net on both sides.
+#[test]
+fn the_engines_random_net_is_the_trainers_initial_net_quantised() {
+    for (hidden, buckets, seed) in [(16, 1, 1), (32, 1, 9), (64, 8, 7), (128, 4, 3)] {
+        let ours = Network::random(hidden, buckets, seed).unwrap();
+        let trainer = Params::random_with(hidden, buckets, &mut Rng(seed))
+            .quantise()
+            .unwrap();
+        assert!(
+            ours.to_bytes() == trainer.to_bytes(),
+            "hidden {hidden}, {buckets} buckets, seed {seed}: the nets differ"
+        );
+    }
 }

@@ -1,12 +1,12 @@
 //! Training samples: a position reduced to its active features from the side to move's
-//! view (the other side's follow by [`mirror_feature`](crate::nnue::mirror_feature)),
+//! view (the other side's follow by [`mirror_feature`](sable_engine::nnue::mirror_feature)),
 //! with its score, result and game, 76 bytes each; reading them from game records (through
 //! `sable_formats::record`'s training filter) or from `FEN | score | result` text; and
 //! [`add_mirrored`], the file-mirrored copies that double what a small data set teaches.
 
-use super::TrainError;
-use crate::nnue::{active_features, MAX_ACTIVE};
+use crate::TrainError;
 use sable_chess::{CastlingMode, Color, Position};
+use sable_engine::nnue::{active_features, MAX_ACTIVE};
 use sable_formats::record::{Filter, RecordReader, TrainingPositions};
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -25,7 +25,7 @@ pub struct Sample {
     /// same ([`Sample::mirrored`]).
     pub mirrorable: bool,
     /// The game it comes from, numbered in load order over all input files (a text
-    /// line is its own game), so that [`super::split`] holds out whole games.
+    /// line is its own game), so that [`crate::split`] holds out whole games.
     pub game: u32,
 }
 

@@ -7,9 +7,9 @@
 // Plain index loops on purpose: this is the textbook matrix-vector code being measured.
 #![allow(clippy::needless_range_loop)]
 
-use super::data::Sample;
-use super::model::{sigmoid, Objective, Params};
-use crate::nnue::{mirror_feature, INPUTS};
+use crate::data::Sample;
+use crate::model::{sigmoid, Objective, Params};
+use sable_engine::nnue::{mirror_feature, INPUTS};
 
 /// Adds one sample's gradient into `grad` the dense way; returns its loss.
 pub fn backward_dense(p: &Params, sample: &Sample, obj: Objective, grad: &mut [f32]) -> f32 {
@@ -87,13 +87,13 @@ pub fn measure(
     let sparse = |threads: usize| {
         let mut grads = vec![vec![0.0f32; n]; threads];
         let mut scratch: Vec<_> = (0..threads)
-            .map(|_| super::Scratch::new(p.hidden))
+            .map(|_| crate::Scratch::new(p.hidden))
             .collect();
         let mut grad = vec![0.0f32; n];
         let start = std::time::Instant::now();
         for chunk in samples.chunks(batch) {
             let refs: Vec<&Sample> = chunk.iter().collect();
-            super::batch_gradient(p, &refs, obj, &mut grads, &mut scratch, &mut grad);
+            crate::batch_gradient(p, &refs, obj, &mut grads, &mut scratch, &mut grad);
         }
         samples.len() as f64 / start.elapsed().as_secs_f64().max(1e-9)
     };

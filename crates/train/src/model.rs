@@ -1,5 +1,5 @@
 //! The float network the trainer optimises: the same `(768 -> H) x 2 -> 1` SCReLU net
-//! as inference (with `B` output buckets, [`crate::nnue::output_bucket`]), with
+//! as inference (with `B` output buckets, [`sable_engine::nnue::output_bucket`]), with
 //! activations clamped to `[0, 1]` (1.0 = QA), its sparse forward and backward pass for
 //! one sample, and quantisation into the engine's [`Network`].
 //!
@@ -7,14 +7,14 @@
 //! (H) | output weights (2H per bucket) | output biases (B)]`, so the optimiser and
 //! checkpoints treat them as one array.
 
-use super::data::Sample;
-use super::rng::Rng;
-use crate::nnue::{
+use crate::data::Sample;
+use crate::rng::Rng;
+use sable_chess::Position;
+use sable_engine::nnue::{
     active_features, check_buckets, mirror_feature, output_bucket, NetError, Network, INPUTS,
     MAX_ACTIVE,
 };
-use crate::nnue::{QA, QB, SCALE};
-use sable_chess::Position;
+use sable_engine::nnue::{QA, QB, SCALE};
 
 /// Largest |weight| of the feature transformer and the output layer. Output weights
 /// become `round(w·QB)` and the SCReLU kernel multiplies `QA · w·QB` in 16 bits, so
@@ -314,7 +314,7 @@ impl Params {
     /// constant for the side to move acts as a tempo term the search never asked for;
     /// moving the bias removes it and leaves only the rounding noise.
     pub fn quantise_calibrated(&self, samples: &[Sample]) -> Result<Network, NetError> {
-        let mut net = self.quantise()?;
+        let net = self.quantise()?;
         if samples.is_empty() {
             return Ok(net);
         }
@@ -332,11 +332,17 @@ impl Params {
         }
         let all =
             gaps.iter().map(|g| g.0).sum::<f64>() / gaps.iter().map(|g| g.1).sum::<usize>() as f64;
-        for (bias, &(gap, n)) in net.out_bias.iter_mut().zip(&gaps) {
+        let biases = net.out_bias().iter().zip(&gaps).map(|(&bias, &(gap, n))| {
             let mean = if n > 0 { gap / n as f64 } else { all };
-            *bias = bias.saturating_add((mean * (QA * QB) as f64).round() as i32);
-        }
-        Ok(net)
+            bias.saturating_add((mean * (QA * QB) as f64).round() as i32)
+        });
+        Network::from_parts(
+            self.hidden,
+            net.ft_weights().to_vec(),
+            net.ft_bias().to_vec(),
+            net.out_weights().to_vec(),
+            biases.collect(),
+        )
     }
 
     /// The float net with the quantised net's weights (divided back): the reference the
@@ -344,10 +350,10 @@ impl Params {
     pub fn dequantised(net: &Network) -> Params {
         let (h, buckets) = (net.hidden(), net.buckets());
         let mut w = Vec::with_capacity(Params::len(h, buckets));
-        w.extend(net.ft_weights.iter().map(|&x| x as f32 / QA as f32));
-        w.extend(net.ft_bias.iter().map(|&x| x as f32 / QA as f32));
-        w.extend(net.out_weights.iter().map(|&x| x as f32 / QB as f32));
-        w.extend(net.out_bias.iter().map(|&x| x as f32 / (QA * QB) as f32));
+        w.extend(net.ft_weights().iter().map(|&x| x as f32 / QA as f32));
+        w.extend(net.ft_bias().iter().map(|&x| x as f32 / QA as f32));
+        w.extend(net.out_weights().iter().map(|&x| x as f32 / QB as f32));
+        w.extend(net.out_bias().iter().map(|&x| x as f32 / (QA * QB) as f32));
         Params {
             hidden: h,
             buckets,

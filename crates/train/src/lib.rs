@@ -1,5 +1,9 @@
+//! # sable_train
+//!
 //! The trainer behind `sable train`: float training of the `(768 -> H) x 2 -> 1` net on
-//! positions from Sable's own games, with quantised export to the engine's net format.
+//! positions from Sable's own games, with quantised export to the engine's net format
+//! (`sable_engine::nnue`, the one format both sides share). It is a crate of its own so
+//! that the engine that plays carries no trainer.
 //!
 //! Samples are held in memory ([`data`]), split once into training and validation sets
 //! by whole games (seeded), and shuffled every epoch. The loss is the squared distance between
@@ -17,7 +21,9 @@ pub mod checkpoint;
 pub mod data;
 pub mod dense;
 pub mod model;
-pub mod rng;
+/// The trainer's seeded randomness: the engine's SplitMix64, so that a random net made
+/// here and one made by [`sable_engine::nnue::Network::random`] are the same net.
+pub use sable_engine::nnue::rng;
 
 use adamw::{cosine_lr, AdamW};
 use checkpoint::{write_atomic, Checkpoint};
@@ -39,14 +45,14 @@ pub enum TrainError {
     #[error("{0}")]
     Config(String),
     #[error("quantised export: {0}")]
-    Net(#[from] crate::nnue::NetError),
+    Net(#[from] sable_engine::nnue::NetError),
 }
 
 /// Training settings.
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
     pub hidden: usize,
-    /// Output buckets by material ([`crate::nnue::output_bucket`]); 1 is the plain net.
+    /// Output buckets by material ([`sable_engine::nnue::output_bucket`]); 1 is the plain net.
     pub buckets: usize,
     pub epochs: u32,
     /// Stop after this many epochs have been done in all (for training in sessions;
@@ -70,19 +76,10 @@ pub struct TrainConfig {
 }
 
 impl Default for TrainConfig {
-    /// Measured on the first 238,225 training positions of `nets/data` (validation loss
-    /// after the run; `sable train --hidden H ...`, 12-01): hidden 16 with batch 16,384
-    /// and lr 0.001 for 20 epochs 0.0177 (about 300 AdamW steps: barely past the
-    /// random start, and it lost 100-0 to the HCE); lr 0.01 for 40 epochs 0.00564;
-    /// batch 4,096 and lr 0.005 for 40 epochs 0.00535. Hidden 32 with the latter 0.00414,
-    /// hidden 64 0.00301. Small batches and more epochs suit data of this size.
-    ///
-    /// `wdl` 0 (the searched score alone, at the output's own scale of 400): on 916 k
-    /// positions (12-02, hidden 32, 30 epochs) that net scored +10 ± 55 against the HCE
-    /// (100 games at 2+0.02) and +47 ± 40 (200 games) against the same net trained with
-    /// `wdl` 0.25 at the scale the results fit (119 cp), whose saturating sigmoid
-    /// blurs scores past a few hundred centipawns. `wdl` 0.25 at scale 400 (the old
-    /// default) inflated the net's scores 1.5 times and lost about 300 Elo to the HCE.
+    /// Small batches and many epochs, because Sable's data sets are small; `wdl` 0 (the
+    /// searched score alone, at the output's own scale), because a result term at a
+    /// scale the games do not fit inflates the net's centipawns. The runs that chose
+    /// these are in `results/2026-12-01/README.md` and `results/2026-12-02/README.md`.
     fn default() -> TrainConfig {
         TrainConfig {
             hidden: 32,
@@ -93,7 +90,7 @@ impl Default for TrainConfig {
             lr: 0.005,
             wdl: 0.0,
             weight_decay: adamw::WEIGHT_DECAY,
-            scale: crate::nnue::SCALE as f32,
+            scale: sable_engine::nnue::SCALE as f32,
             val: 0.02,
             threads: 1,
             seed: 1,
@@ -114,8 +111,8 @@ impl TrainConfig {
     /// Refuses a hidden size or bucket count the engine cannot load, now rather than after
     /// the run at export (`sable train --bench` measures any width, so it skips this).
     pub fn check_sizes(&self) -> Result<(), TrainError> {
-        crate::nnue::check_hidden(self.hidden)?;
-        crate::nnue::check_buckets(self.buckets)?;
+        sable_engine::nnue::check_hidden(self.hidden)?;
+        sable_engine::nnue::check_buckets(self.buckets)?;
         Ok(())
     }
 
