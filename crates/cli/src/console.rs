@@ -5,9 +5,9 @@
 //! is one line and the session goes on.
 
 use crate::notation::{outcome_text, parse_any_move, parse_seconds};
+use crate::session::Session;
 use sable_chess::{CastlingMode, Color, Move, Position, Square};
 use sable_engine::eval::{Evaluator, Term};
-use sable_engine::session::Session;
 use sable_engine::{BookMode, ScoreReport, SearchEvent, SearchLimits};
 use sable_formats::pgn::{write_moves, GameResult, PgnReader, Tags};
 use std::io::{BufRead, Write};

@@ -3,8 +3,8 @@
 //! `level` and `st`/`time` figures, and the result line of a finished game. The engine
 //! crate speaks no protocol; this is where its words live.
 
+use crate::session::TimeControl;
 use sable_chess::{Color, DrawReason, Move, Outcome, Position};
-use sable_engine::session::TimeControl;
 
 /// Reads a `level` time control: `MPS BASE INC` with BASE in minutes or `min:sec`
 /// (trailing characters after the number are ignored, as the protocol asks) and INC in

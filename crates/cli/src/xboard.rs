@@ -7,9 +7,9 @@
 //! `quit` act at once. Bad input gets `Error (...)` or `Illegal move` and changes nothing.
 
 use crate::notation::{looks_like_move, outcome_text, parse_any_move, parse_level, parse_seconds};
+use crate::session::{Mode, SearchId, Session, TimeControl};
 use crate::uci::Wire;
 use sable_chess::{Color, Move, Position};
-use sable_engine::session::{Mode, SearchId, Session, TimeControl};
 use sable_engine::{Bound, ScoreReport, SearchEvent, SearchInfo, SearchLimits, SearchResult};
 use sable_engine::{HASH_MB, THREADS};
 use sable_formats::pgn::GameResult;

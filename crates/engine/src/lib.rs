@@ -4,22 +4,23 @@
 //!
 //! The protocol-neutral entry point is [`Engine`]: it owns the game (position and history),
 //! the options, the shared transposition table and the search threads, and reports what a
-//! search finds as [`SearchEvent`]s. The UCI, xboard and console front ends (over
-//! [`session`] for the latter two) only translate text to these calls and events back to text.
+//! search finds as [`SearchEvent`]s. The UCI, xboard and console front ends (in the `sable`
+//! binary) only translate text to these calls and events back to text.
 
 pub mod bench;
 pub mod book;
+mod context;
 mod engine;
 pub mod eval;
 pub mod history;
 pub mod limits;
+mod line;
 pub mod movepick;
 pub mod nnue;
 pub mod report;
 pub mod score;
 mod search;
 pub mod see;
-pub mod session;
 pub mod strength;
 pub mod tablebase;
 mod threads;

@@ -4,10 +4,10 @@
 //! back (for redo). Protocol layers (crates/cli: xboard, console) read and write the
 //! text and only translate it to these calls.
 
-use crate::limits::{Clock, SearchLimits};
-use crate::report::SearchEvent;
-use crate::{Engine, EngineError};
 use sable_chess::{Color, Move, Outcome, Position};
+use sable_engine::SearchEvent;
+use sable_engine::{Clock, SearchLimits};
+use sable_engine::{Engine, EngineError};
 
 /// What the engine is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
