@@ -18,6 +18,7 @@ pub mod options;
 pub mod pgn;
 pub mod referee;
 pub mod rng;
+pub mod schedule;
 pub mod sprt;
 pub mod standings;
 pub mod stats;

@@ -9,11 +9,11 @@ use sable_chess::Color;
 
 use super::game::{GameRecord, Termination};
 use super::options::MatchOptions;
+use super::schedule::pairings;
 use super::sprt::{Decision, SprtSpec};
 use super::stats::{
     elo_pentanomial, elo_trinomial, los, nelo_pentanomial, nelo_trinomial, Penta, Wdl,
 };
-use super::tournament::pairings;
 
 /// Faults counted per engine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

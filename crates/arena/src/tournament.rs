@@ -1,8 +1,6 @@
-//! Tournament scheduling and running: the game schedule (head-to-head, round robin or
-//! gauntlet; rounds, games per encounter, openings repeated with colours swapped),
-//! worker threads each owning its engine processes, and the collector that writes
-//! the PGN as games finish, keeps the standings, runs the SPRT and stops cleanly on
-//! Ctrl-C.
+//! Running a tournament: worker threads each owning its engine processes and playing
+//! the games of the schedule (`schedule`), and the collector that writes the PGN as games
+//! finish, keeps the standings, runs the SPRT and stops cleanly on Ctrl-C.
 
 use std::collections::{HashMap, VecDeque};
 use std::fs::File;
@@ -14,55 +12,12 @@ use std::sync::{Arc, Mutex};
 use super::engine::Engine;
 use super::game::GameRecord;
 use super::openings::{chess960_position, startpos, Book, Opening};
-use super::options::{Kind, MatchOptions};
+use super::options::MatchOptions;
 use super::pgn::{write_game, PgnMeta};
 use super::referee::{play, Abort, GameSpec};
+use super::schedule::{schedule, Job};
 use super::sprt::Decision;
 use super::standings::Standings;
-
-/// One scheduled game.
-#[derive(Clone, Debug)]
-pub struct Job {
-    pub number: u32,
-    pub round: u32,
-    pub white: usize,
-    pub black: usize,
-    /// Which opening of the sequence to use; games sharing it form a pair.
-    pub opening_seq: usize,
-}
-
-/// The encounters: every pair of engines, or the first engine against each other one.
-pub fn pairings(n: usize, kind: Kind) -> Vec<(usize, usize)> {
-    match kind {
-        Kind::Gauntlet => (1..n).map(|j| (0, j)).collect(),
-        Kind::RoundRobin => (0..n)
-            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-            .collect(),
-    }
-}
-
-/// The full schedule in playing order.
-pub fn schedule(n_engines: usize, kind: Kind, rounds: u32, games: u32, repeat: bool) -> Vec<Job> {
-    let pairs = pairings(n_engines, kind);
-    let per_round = if repeat { games.div_ceil(2) } else { games } as usize;
-    let mut jobs = Vec::new();
-    for round in 0..rounds {
-        for &(a, b) in &pairs {
-            for g in 0..games {
-                let seq = round as usize * per_round + if repeat { g / 2 } else { g } as usize;
-                let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
-                jobs.push(Job {
-                    number: jobs.len() as u32 + 1,
-                    round: round + 1,
-                    white,
-                    black,
-                    opening_seq: seq,
-                });
-            }
-        }
-    }
-    jobs
-}
 
 /// Where openings come from for a run.
 pub enum OpeningSource {
@@ -289,53 +244,5 @@ fn worker(
     }
     for (_, e) in engines {
         e.quit();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn head_to_head_with_repeat_pairs_openings_and_swaps_colours() {
-        let jobs = schedule(2, Kind::RoundRobin, 3, 2, true);
-        assert_eq!(jobs.len(), 6);
-        let seen: Vec<(usize, usize, usize)> = jobs
-            .iter()
-            .map(|j| (j.white, j.black, j.opening_seq))
-            .collect();
-        assert_eq!(
-            seen,
-            [
-                (0, 1, 0),
-                (1, 0, 0),
-                (0, 1, 1),
-                (1, 0, 1),
-                (0, 1, 2),
-                (1, 0, 2)
-            ]
-        );
-        let numbers: Vec<u32> = jobs.iter().map(|j| j.number).collect();
-        assert_eq!(numbers, [1, 2, 3, 4, 5, 6]);
-    }
-
-    #[test]
-    fn without_repeat_every_game_has_its_own_opening() {
-        let jobs = schedule(2, Kind::RoundRobin, 2, 2, false);
-        let seqs: Vec<usize> = jobs.iter().map(|j| j.opening_seq).collect();
-        assert_eq!(seqs, [0, 1, 2, 3]);
-    }
-
-    #[test]
-    fn gauntlet_and_round_robin() {
-        assert_eq!(pairings(4, Kind::Gauntlet), [(0, 1), (0, 2), (0, 3)]);
-        assert_eq!(
-            pairings(4, Kind::RoundRobin),
-            [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
-        );
-        // A gauntlet round shares its opening across opponents.
-        let jobs = schedule(3, Kind::Gauntlet, 1, 2, true);
-        assert!(jobs.iter().all(|j| j.opening_seq == 0));
-        assert!(jobs.iter().all(|j| j.white == 0 || j.black == 0));
     }
 }

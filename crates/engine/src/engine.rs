@@ -3,13 +3,14 @@
 //! drive this, so no rule or search logic lives in a protocol layer.
 
 use crate::book::{BookChoice, BookMode, OpeningBook, BOOK_DEPTH, BOOK_MIN_WEIGHT};
+use crate::context::{Control, NodeCounter, SearchContext};
 use crate::limits::SearchLimits;
 use crate::nnue::{NetError, Network, EMBEDDED};
 use crate::report::{SearchEvent, SearchResult};
 use crate::search::Worker;
 use crate::strength::{Strength, SKILL_LEVEL, SKILL_SEED, UCI_ELO};
 use crate::tablebase::{self, Tablebases, TbError, TbSettings};
-use crate::threads::{self, Control, NodeCounter, SearchContext};
+use crate::threads;
 use crate::time;
 use crate::tt::{AllocError, TranspositionTable};
 use sable_chess::{

@@ -1,11 +1,10 @@
 //! The tree search: principal variation search with quiescence, and the pruning,
 //! reduction and extension techniques, each in its own labelled block.
 //!
-//! A block's label is what `tools/ablation.sh` measured for it (2026-11-29): the full
-//! engine against the same build without that block, self-play at 1+0.01, 8moves_v3
-//! openings with colours swapped, Elo ± 95 %. Sixty games settle only the large ones
-//! (histories, late move reductions, aspiration windows); the others lie within their
-//! error bars, the negative ones included, and stay until a longer run says otherwise.
+//! Each block can be switched off alone (`technique`, the `ablation` feature) so that
+//! `tools/ablation.sh` can measure what it is worth in games; the figures live in
+//! `results/` (the first run: `results/2026-11-29/ablation.md`), not here, since they
+//! change with every evaluation and every other block.
 
 use super::params::SEARCH as P;
 use super::technique::{on, Technique as T};
@@ -163,7 +162,7 @@ impl Worker {
                 return if in_check { DRAW } else { self.evaluate() };
             }
             // Mate distance pruning: no line from here can beat a shorter mate found
-            // already. (-23 ± 65 Elo, 60 games at 1+0.01)
+            // already.
             if on(T::MateDistance) {
                 alpha = alpha.max(mated_in(ply));
                 beta = beta.min(mate_in(ply + 1));
@@ -186,7 +185,7 @@ impl Worker {
             tt.map_or(Move::NULL, |h| h.mv)
         };
 
-        // Transposition table cutoff (+53 ± 82 Elo, 60 games at 1+0.01)
+        // Transposition table cutoff
         if let Some(h) = tt {
             let usable = match h.bound {
                 TtBound::Exact => true,
@@ -261,7 +260,7 @@ impl Worker {
 
         if !pv_node && !in_check && excluded.is_null() {
             // Reverse futility pruning: far above beta with little depth left, a quiet
-            // position will not fall below it. (+64 ± 62 Elo, 60 games at 1+0.01)
+            // position will not fall below it.
             if on(T::ReverseFutility)
                 && depth <= P.rfp_depth
                 && eval - P.rfp_margin * (depth - i32::from(improving)) >= beta
@@ -272,7 +271,6 @@ impl Worker {
             }
 
             // Razoring: far below alpha near the leaves, trust quiescence.
-            // (+29 ± 72 Elo, 60 games at 1+0.01)
             if on(T::Razoring)
                 && depth <= P.razor_depth
                 && eval + P.razor_base + P.razor_per_depth * depth <= alpha
@@ -285,7 +283,6 @@ impl Worker {
 
             // Null move pruning, not with only king and pawns (zugzwang) nor twice in a
             // row; verified by a reduced search without null moves at high depth.
-            // (+29 ± 72 Elo, 60 games at 1+0.01)
             if on(T::NullMove)
                 && depth >= P.nmp_depth
                 && eval >= beta
@@ -332,7 +329,7 @@ impl Worker {
         }
 
         // Internal iterative reduction: without a table move this node is probably
-        // new and badly ordered; search it shallower first. (-47 ± 68 Elo, 60 games at 1+0.01)
+        // new and badly ordered; search it shallower first.
         if on(T::Iir)
             && !root
             && depth >= P.iir_depth
@@ -394,12 +391,12 @@ impl Worker {
             if !root && best > -TB_BOUND && has_material {
                 let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
                 if !noisy {
-                    // Late move pruning (-29 ± 70 Elo, 60 games at 1+0.01)
+                    // Late move pruning
                     if on(T::LateMovePruning) && move_count >= lmp_threshold(depth, improving) {
                         picker.skip_quiets();
                         continue;
                     }
-                    // Futility pruning (+0 ± 76 Elo, 60 games at 1+0.01)
+                    // Futility pruning
                     if on(T::Futility)
                         && !in_check
                         && !gives_check
@@ -409,7 +406,7 @@ impl Worker {
                         picker.skip_quiets();
                         continue;
                     }
-                    // SEE pruning of quiet moves (+58 ± 61 Elo, 60 games at 1+0.01)
+                    // SEE pruning of quiet moves
                     if on(T::SeeQuiets)
                         && lmr_depth <= P.see_quiet_depth
                         && !see_ge(&self.pos, m, -P.see_quiet_margin * lmr_depth * lmr_depth)
@@ -417,7 +414,7 @@ impl Worker {
                         continue;
                     }
                 } else {
-                    // SEE pruning of captures (+23 ± 71 Elo, 60 games at 1+0.01)
+                    // SEE pruning of captures
                     if on(T::SeeCaptures)
                         && depth <= P.see_capture_depth
                         && !gives_check
@@ -445,7 +442,7 @@ impl Worker {
                 if singular_candidate {
                     // Singular extension: extend the table move when every other move
                     // fails low against a margin below its score; cut when even the
-                    // others beat beta (multi-cut). (+12 ± 73 Elo, 60 games at 1+0.01)
+                    // others beat beta (multi-cut).
                     let tt_score = tt.map_or(0, |h| h.score);
                     let s_beta = tt_score - P.singular_margin * depth;
                     let s_depth = (depth - 1) / 2;
@@ -471,7 +468,7 @@ impl Worker {
                         extension = -1;
                     }
                 } else if gives_check && on(T::CheckExtension) {
-                    // Check extension (-53 ± 71 Elo, 60 games at 1+0.01)
+                    // Check extension
                     extension = 1;
                 }
             }
@@ -482,7 +479,6 @@ impl Worker {
             let mut v = -INFINITE;
             // Late move reductions: later moves in a well-ordered list rarely matter;
             // search them shallower and re-search only if they beat alpha.
-            // (+134 ± 65 Elo, 60 games at 1+0.01)
             if on(T::Lmr)
                 && depth >= 2
                 && move_count > 1 + usize::from(root)
@@ -509,7 +505,6 @@ impl Worker {
             } else if !pv_node || (move_count > 1 && on(T::Pvs)) {
                 // Principal variation search: after the first move only prove that the
                 // others are worse, with a null window; re-search those that are not.
-                // (-35 ± 69 Elo, 60 games at 1+0.01)
                 v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
             }
             let unsearched = v == -INFINITE;
@@ -587,7 +582,7 @@ impl Worker {
         }
 
         // History, continuation history, capture history and killer updates on a fail
-        // high. (+512 ± 227 Elo, 60 games at 1+0.01)
+        // high.
         if best >= beta && !best_move.is_null() && on(T::Histories) {
             self.update_histories(
                 ply,

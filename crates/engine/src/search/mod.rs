@@ -7,19 +7,20 @@ mod quiescence;
 mod root;
 pub mod technique;
 
+use crate::context::{Reporter, SearchContext};
 use crate::eval::Evaluator;
 use crate::history::{Histories, PieceTo};
+use crate::line::Line;
 use crate::nnue::NnueStack;
 use crate::report::{SearchEvent, SearchInfo};
 use crate::score::{self, INFINITE, MATE, MAX_PLY, NONE};
-use crate::threads::{Reporter, SearchContext};
 use crate::time;
 use sable_chess::{Move, Position};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use technique::{on, Technique};
 
-pub(crate) use root::{Line, RootMove};
+pub(crate) use root::RootMove;
 
 /// Stack size of search threads: the recursion keeps move lists on the stack.
 pub(crate) const STACK_SIZE: usize = 64 << 20;
@@ -250,7 +251,7 @@ impl Worker {
             self.completed_depth = depth;
             self.completed_lines = self.root_moves[..multipv]
                 .iter()
-                .map(|rm| Line::of(rm, depth))
+                .map(|rm| rm.line(depth))
                 .collect();
             ctx.nodes[self.id].0.store(self.nodes, Relaxed);
             if self.reporter.is_none() {
@@ -332,7 +333,6 @@ impl Worker {
         let prev = self.root_moves[self.pv_idx].prev_score;
         let mut delta = params::SEARCH.aspiration_delta;
         // Aspiration windows
-        // (+127 ± 82 Elo, 60 games at 1+0.01)
         let (mut alpha, mut beta) = if on(Technique::Aspiration)
             && depth >= 4
             && prev != -INFINITE
@@ -365,7 +365,7 @@ impl Worker {
             {
                 let ctx = self.ctx.clone().expect("prepared");
                 if ctx.elapsed().as_millis() > 500 {
-                    let line = Line::of(&self.root_moves[pv_idx], depth);
+                    let line = self.root_moves[pv_idx].line(depth);
                     let info = self.info_for(&line, pv_idx + 1, &ctx);
                     self.emit(SearchEvent::Info(info));
                 }

@@ -5,10 +5,10 @@
 //!
 //! That scale is the HCE's, which the margins were tuned on. A net is held to it by its
 //! file's output scale rather than by a second table: nets trained on the search's scores
-//! drift (Stockfish ~ 0.89 × HCE, but 0.78 × `r6` and 0.76 × `r7` as trained,
-//! `tools/nets_vs_stockfish.py`, `results/2026-12-04/README.md`), so each ships rescaled
-//! (`sable nnue rescale`: `r6` from 400 to 350 cp per 1.0, measured neutral in games,
-//! +3.5 ± 26 Elo in 200; `r7` to 340), which puts its scores back on every margin here.
+//! drift from it from round to round, so each is measured against a fixed reference
+//! (`tools/nets_vs_stockfish.py`) and ships rescaled (`sable nnue rescale`), which puts
+//! its scores back on every margin here (the figures are in `nets/README.md` and
+//! `results/`).
 
 /// One value per margin or threshold of the search.
 #[derive(Clone, Copy, Debug, PartialEq)]

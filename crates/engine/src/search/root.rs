@@ -8,6 +8,7 @@
 //! reported for it is the one of the search that chose it, with its bound. Scores of
 //! earlier, shallower iterations never decide anything: they only order the moves.
 
+use crate::line::Line;
 use crate::report::Bound;
 use crate::score::INFINITE;
 use sable_chess::Move;
@@ -45,31 +46,17 @@ impl RootMove {
     pub fn searched(&self) -> bool {
         self.score != -INFINITE
     }
-}
 
-/// One principal variation as it is reported and played: the result of one search.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Line {
-    pub mv: Move,
-    pub score: i32,
-    pub bound: Bound,
-    /// The iteration that produced it.
-    pub depth: i32,
-    pub seldepth: usize,
-    pub pv: Vec<Move>,
-}
-
-impl Line {
-    /// The line of `rm` at `depth`; `rm` must have been searched at that depth.
-    pub fn of(rm: &RootMove, depth: i32) -> Line {
-        debug_assert!(rm.searched());
+    /// This move's line at `depth`; it must have been searched at that depth.
+    pub fn line(&self, depth: i32) -> Line {
+        debug_assert!(self.searched());
         Line {
-            mv: rm.mv,
-            score: rm.score,
-            bound: rm.bound,
+            mv: self.mv,
+            score: self.score,
+            bound: self.bound,
             depth,
-            seldepth: rm.seldepth,
-            pv: rm.pv.clone(),
+            seldepth: self.seldepth,
+            pv: self.pv.clone(),
         }
     }
 }
@@ -117,7 +104,7 @@ pub(crate) fn result_lines(
     for (i, rm) in current.iter().take(pv_idx + 1).enumerate() {
         let unproven = rm.bound == Bound::Upper && completed.get(i).is_some_and(|l| l.mv != rm.mv);
         if rm.searched() && !unproven {
-            lines.push(Line::of(rm, depth));
+            lines.push(rm.line(depth));
         }
     }
     for line in completed {

@@ -14,12 +14,6 @@
 //! `0..=`[`MAX_LIMITED_SKILL`] (a limited engine is always weaker than full strength);
 //! [`skill_to_elo`] is its inverse.
 //!
-//! Measured (100 games each at 10+0.1): level 2.5 scored 46.5 % against Stockfish at
-//! 1500 and level 11 49 % against 2000, so a level is about 60 Elo there; level 19, which
-//! evaluates with the network (see "The evaluation"), scored 41 % against 2500 (-63 ± 66
-//! Elo), inside the 35-65 % a calibrated level must reach. With the hand-crafted
-//! evaluation the same level had scored only 22 % there (-220 ± 67).
-//!
 //! # The mechanism
 //!
 //! 1. **A search that sees like a player** ([`Level::depth`], [`Level::nodes`]): the
@@ -80,8 +74,8 @@
 
 pub mod human;
 
+use crate::line::Line;
 use crate::score;
-use crate::search::Line;
 use sable_chess::{Move, Position};
 
 /// `Skill Level`: (min, default, max); the maximum is full strength.
