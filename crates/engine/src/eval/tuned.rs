@@ -6,9 +6,7 @@
 //! --book testdata/books/8moves_v3.pgn --random-plies 2 --seed 2026` (1,087,502
 //! positions) followed by the 85,609 positions `tools/texel_positions.py` takes from
 //! 1,080 self-play games at 1+0.01 (the ablation runs); tuned from the seed values.
-//! Against the seed values: +131 +/- 36 Elo, 300 games at 1+0.01 (`sable match`,
-//! 8moves_v3 openings, colours swapped, concurrency 2; the command is in README.md):
-//! +164 =80 -56; at 10+0.1, +74 +/- 53 Elo in 100 games (+44 =33 -23).
+//! What it gained in games: `results/2026-11-29/texel-tune.md`.
 //!
 //! Do not edit by hand: change the seed or the data and tune again.
 

@@ -53,7 +53,8 @@ impl GameResult {
     /// A win for `side`.
     ///
     /// ```
-    /// use sable_chess::{pgn::GameResult, Color};
+    /// use sable_chess::Color;
+    /// use sable_formats::pgn::GameResult;
     /// assert_eq!(GameResult::win_for(Color::Black), GameResult::BlackWins);
     /// ```
     pub fn win_for(side: sable_chess::Color) -> GameResult {

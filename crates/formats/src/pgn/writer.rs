@@ -105,7 +105,8 @@ impl PgnWriter {
 /// PGN for a plain move list from `start` (legal moves, or `Move::NULL`).
 ///
 /// ```
-/// use sable_chess::{pgn::{write_moves, GameResult, Tags}, Position};
+/// use sable_chess::Position;
+/// use sable_formats::pgn::{write_moves, GameResult, Tags};
 /// let pos = Position::startpos();
 /// let m = pos.parse_san("e4").unwrap();
 /// let pgn = write_moves(&Tags::new(), &pos, &[m], GameResult::Unknown);

@@ -28,7 +28,8 @@ impl GameResult {
     /// 1.0, 0.5 or 0.0 for `side`.
     ///
     /// ```
-    /// use sable_chess::{record::GameResult, Color};
+    /// use sable_chess::Color;
+    /// use sable_formats::record::GameResult;
     /// assert_eq!(GameResult::WhiteWins.score_for(Color::Black), 0.0);
     /// assert_eq!(GameResult::Draw.score_for(Color::White), 0.5);
     /// ```
