@@ -169,12 +169,14 @@ fn engine_config(
     let Some(cmd) = cmd else {
         return err(format!("engine {n}: no cmd= given"));
     };
-    let mut words = cmd.split_whitespace();
+    // Split as a shell would, so that a path with a space can be quoted.
+    let mut words = shell_words::split(&cmd)
+        .map_err(|e| OptionsError(format!("engine {n}: cmd={cmd}: {e}")))?
+        .into_iter();
     cfg.program = words
         .next()
-        .ok_or_else(|| OptionsError(format!("engine {n}: empty cmd=")))?
-        .to_string();
-    let extra: Vec<String> = words.map(str::to_string).collect();
+        .ok_or_else(|| OptionsError(format!("engine {n}: empty cmd=")))?;
+    let extra: Vec<String> = words.collect();
     cfg.args.splice(0..0, extra);
     if cfg.name.is_empty() {
         cfg.name = std::path::Path::new(&cfg.program)
@@ -412,6 +414,28 @@ mod tests {
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(str::to_string).collect()
+    }
+
+    /// `cmd=` is split as a shell splits a command line, so a program whose path has a
+    /// space can be given quoted; an unbalanced quote is an error naming the engine.
+    #[test]
+    fn engine_commands_are_split_like_a_shell_splits_them() {
+        let line = |cmd: &str| {
+            vec![
+                "-engine".to_string(),
+                format!("cmd={cmd}"),
+                "-engine".to_string(),
+                "cmd=b".to_string(),
+                "-each".to_string(),
+                "tc=1+0".to_string(),
+            ]
+        };
+        let o = parse(&line("'/opt/my engines/sable' --threads 2 \"a b\"")).unwrap();
+        assert_eq!(o.engines[0].program, "/opt/my engines/sable");
+        assert_eq!(o.engines[0].args, ["--threads", "2", "a b"]);
+        assert_eq!(o.engines[0].name, "sable");
+        let e = parse(&line("'/opt/my engines/sable")).unwrap_err();
+        assert!(e.0.contains("engine 1: cmd="), "{}", e.0);
     }
 
     #[test]

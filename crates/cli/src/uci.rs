@@ -66,10 +66,20 @@ impl Uci {
     /// Reads and executes commands until `quit` or the end of input.
     pub fn run(&mut self, input: impl BufRead) {
         for line in input.lines() {
-            let Ok(line) = line else {
-                self.wire
-                    .info_string("input is not valid UTF-8; line ignored");
-                continue;
+            let line = match line {
+                Ok(line) => line,
+                // A GUI sends ASCII, so such a line cannot be a command; the next may be.
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                    self.wire
+                        .info_string("input is not valid UTF-8; line ignored");
+                    continue;
+                }
+                // Any other read error will repeat on every read: it ends the input.
+                Err(e) => {
+                    self.wire
+                        .info_string(&format!("cannot read input ({e}); stopping"));
+                    break;
+                }
             };
             if !self.execute(&line) {
                 break;
@@ -234,4 +244,58 @@ pub fn run() {
     let mut uci = Uci::new(Wire::stdout());
     let stdin = std::io::stdin();
     uci.run(stdin.lock());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{self, Read};
+    use std::sync::{Arc, Mutex};
+
+    /// A reader that fails every read, as a closed or broken descriptor does.
+    struct Broken(u32);
+
+    impl Read for Broken {
+        fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+            self.0 += 1;
+            Err(io::Error::other("broken pipe"))
+        }
+    }
+
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A persistent read error ends the session with a message instead of looping for
+    /// ever; a line that is not UTF-8 is skipped and the next command still runs.
+    #[test]
+    fn read_errors_end_the_input_and_bad_utf8_is_skipped() {
+        let out = Shared::default();
+        let mut uci = Uci::new(Wire::new(out.clone()));
+        uci.run(io::BufReader::new(Broken(0)));
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        assert!(
+            text.contains("cannot read input (broken pipe); stopping"),
+            "{text}"
+        );
+
+        let out = Shared::default();
+        let mut uci = Uci::new(Wire::new(out.clone()));
+        uci.run(&b"\xff\xfe\nisready\n"[..]);
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        assert!(
+            text.contains("input is not valid UTF-8; line ignored"),
+            "{text}"
+        );
+        assert!(text.contains("readyok"), "{text}");
+    }
 }

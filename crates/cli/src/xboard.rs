@@ -226,7 +226,9 @@ impl Xboard {
         let Some((&cmd, args)) = tokens.split_first() else {
             return;
         };
-        let rest = line[cmd.len()..].trim();
+        // The first token starts the trimmed line, so slicing past it stays on a char
+        // boundary whatever whitespace (ASCII or not) came before it.
+        let rest = line.trim_start()[cmd.len()..].trim();
         match cmd {
             "xboard" | "accepted" | "random" | "computer" | "name" | "rating" | "ics"
             | "include" | "exclude" => {}
@@ -823,5 +825,19 @@ mod tests {
         assert_eq!(move_text(m, true), "O-O");
         let m = pos.parse_uci("e1c1").unwrap();
         assert_eq!(move_text(m, true), "O-O-O");
+    }
+
+    /// Whitespace before the command, ASCII or not (a no-break space, an ideographic
+    /// space), neither panics nor shifts the argument.
+    #[test]
+    fn leading_whitespace_keeps_the_arguments() {
+        let (tx, _rx) = mpsc::channel();
+        let mut xb = Xboard::new(Wire::new(std::io::sink()), tx);
+        let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+        for lead in ["", "  ", "\t", "\u{a0}", "\u{3000} \u{2003}"] {
+            xb.execute(&format!("{lead}setboard {fen}"));
+            assert_eq!(xb.session.position().fen(), fen, "lead {lead:?}");
+            xb.execute("new");
+        }
     }
 }

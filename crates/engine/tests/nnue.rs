@@ -378,12 +378,38 @@ fn piece_values_are_the_outputs_without_each_piece() {
     }
 }
 
+/// The kernels' definition, written out plainly in wide integers: `dst = src + Σ adds −
+/// Σ subs` wrapped to 16 bits, and `Σ v · trunc16(v · w)` with `v = clamp(x, 0, QA)`,
+/// wrapped to 32 bits.
+fn reference_update(src: &[i16], adds: &[&[i16]], subs: &[&[i16]]) -> Vec<i16> {
+    (0..src.len())
+        .map(|i| {
+            let sum = src[i] as i64 + adds.iter().map(|r| r[i] as i64).sum::<i64>()
+                - subs.iter().map(|r| r[i] as i64).sum::<i64>();
+            sum as i16
+        })
+        .collect()
+}
+
+fn reference_screlu_dot(x: &[i16], w: &[i16]) -> i32 {
+    let sum: i64 = x
+        .iter()
+        .zip(w)
+        .map(|(&x, &w)| {
+            let v = (x as i64).clamp(0, sable_engine::nnue::QA as i64);
+            v * ((v * w as i64) as i16 as i64)
+        })
+        .sum();
+    sum as i32
+}
+
+/// Every kernel this CPU has (the portable one always, AVX2 where detected) against the
+/// plain reference above, and, where AVX2 exists, whole evaluations of both backends.
 #[test]
-fn avx2_and_portable_kernels_agree_bit_for_bit() {
-    let Some(avx2) = Backend::avx2() else {
-        eprintln!("no AVX2 on this CPU: only the portable kernels exist here");
-        return;
-    };
+fn simd_and_portable_kernels_agree_bit_for_bit_with_the_reference() {
+    let backends: Vec<Backend> = std::iter::once(Backend::Portable)
+        .chain(Backend::avx2())
+        .collect();
     let mut rng = Rng(9);
     for len in [16, 32, 48, 256, 1024] {
         for _ in 0..200 {
@@ -397,22 +423,32 @@ fn avx2_and_portable_kernels_agree_bit_for_bit() {
             let w: Vec<i16> = (0..len)
                 .map(|_| (rng.next_u64() % 257) as i16 - 128)
                 .collect();
-            assert_eq!(
-                Backend::Portable.screlu_dot(&x, &w),
-                avx2.screlu_dot(&x, &w)
-            );
             let rows: Vec<Vec<i16>> = (0..4)
                 .map(|_| (0..len).map(|_| v(&mut rng)).collect())
                 .collect();
             let (adds, subs) = ([&rows[0][..], &rows[1][..]], [&rows[2][..], &rows[3][..]]);
-            let (mut a, mut b) = (vec![0; len], vec![0; len]);
-            for (na, ns) in [(1, 1), (1, 2), (2, 2), (0, 0), (2, 1)] {
-                Backend::Portable.update(&mut a, &x, &adds[..na], &subs[..ns]);
-                avx2.update(&mut b, &x, &adds[..na], &subs[..ns]);
-                assert_eq!(a, b);
+            for &backend in &backends {
+                assert_eq!(
+                    backend.screlu_dot(&x, &w),
+                    reference_screlu_dot(&x, &w),
+                    "{backend:?}"
+                );
+                for (na, ns) in [(1, 1), (1, 2), (2, 2), (0, 0), (2, 1)] {
+                    let mut dst = vec![0; len];
+                    backend.update(&mut dst, &x, &adds[..na], &subs[..ns]);
+                    assert_eq!(
+                        dst,
+                        reference_update(&x, &adds[..na], &subs[..ns]),
+                        "{backend:?}"
+                    );
+                }
             }
         }
     }
+    let Some(avx2) = Backend::avx2() else {
+        eprintln!("no AVX2 on this CPU: the portable kernels were checked alone");
+        return;
+    };
     for hidden in [32, 128] {
         let net = Arc::new(random_net(hidden, 11));
         let (mut p, mut s) = (

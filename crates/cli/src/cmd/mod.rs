@@ -58,7 +58,7 @@ pub fn read_file(path: &str) -> Result<String, CliError> {
 /// The engine flags shared by the suite tools (`sable epd`, `sable imbalance`).
 #[derive(clap::Args)]
 pub struct EngineArgs {
-    /// The engine's command (program and arguments).
+    /// The engine's command (program and arguments), split as a shell splits it.
     #[arg(long)]
     pub engine: String,
     /// Protocol: uci or xboard (xboard engines need `setboard`).
@@ -79,10 +79,13 @@ pub struct EngineCommand {
 }
 
 impl EngineArgs {
-    /// Splits `--engine "PROGRAM ARGS..."`, the `--option NAME=VALUE` flags and `--proto`.
+    /// Splits `--engine "PROGRAM ARGS..."` (shell-style: quotes and backslashes), the `--option NAME=VALUE` flags and `--proto`.
     pub fn command(&self) -> Result<EngineCommand, CliError> {
         use sable_arena::engine::Protocol;
-        let mut words = self.engine.split_whitespace().map(str::to_string);
+        // Split as a shell would, so that a path with a space can be quoted.
+        let mut words = shell_words::split(&self.engine)
+            .map_err(|e| CliError::msg(format!("--engine '{}': {e}", self.engine)))?
+            .into_iter();
         let program = words
             .next()
             .ok_or_else(|| CliError::msg("--engine is empty"))?;
@@ -122,4 +125,33 @@ pub fn cancel_on_ctrlc(tool: &'static str) -> std::sync::Arc<std::sync::atomic::
         eprintln!("\n{tool}: interrupted; finishing the report (Ctrl-C again to quit now)");
     });
     cancel
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EngineArgs;
+
+    fn args(engine: &str) -> EngineArgs {
+        EngineArgs {
+            engine: engine.to_string(),
+            proto: "uci".to_string(),
+            options: vec!["Hash=16".to_string()],
+        }
+    }
+
+    /// `--engine` is split as a shell splits it: a quoted path with a space is one
+    /// program; an unbalanced quote is refused with the option named.
+    #[test]
+    fn engine_command_is_split_like_a_shell() {
+        let c = args(r#""/opt/my engines/sf" -x 'a b' c\ d"#)
+            .command()
+            .ok()
+            .unwrap();
+        assert_eq!(c.program, "/opt/my engines/sf");
+        assert_eq!(c.args, ["-x", "a b", "c d"]);
+        assert_eq!(c.options, [("Hash".to_string(), "16".to_string())]);
+        let e = args("'/opt/my engines/sf").command().err().unwrap();
+        assert!(e.to_string().contains("--engine"), "{e}");
+        assert!(args("  ").command().is_err());
+    }
 }
