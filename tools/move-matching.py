@@ -23,6 +23,16 @@ Defaults: 2,000 positions, seed 1, 100 ms a move, from ply 10, and the engines
 Each engine gets Threads=1 and Hash=16 unless `--option` says otherwise. Ratings
 outside an engine's `UCI_Elo` range are clamped to it; the table counts them.
 
+Besides the whole sample, the results are given by the mover's rating band
+(`--bands LOW:HIGH:WIDTH`, 1100:2200:100 by default, with the ratings below and above
+as bands of their own) and by the phase of the game, each with every engine's
+accuracy, its Wilson interval and the first two engines' paired difference:
+  opening     ply below 30 and not yet an endgame;
+  endgame     at most 26 points of pieces other than pawns and kings left on the board
+              (N and B 3, R 5, Q 9; two rooks and a minor a side is 26);
+  middlegame  the rest.
+`--json FILE` writes every sampled position with each engine's move, for other cuts.
+
 Needs python-chess (`pip install chess`).
 """
 
@@ -30,6 +40,7 @@ import argparse
 import math
 import os
 import random
+import shlex
 import shutil
 import sys
 from collections import defaultdict
@@ -38,7 +49,31 @@ import chess
 import chess.engine
 import chess.pgn
 
-BANDS = [(0, 1599, "<1600"), (1600, 1799, "1600-1799"), (1800, 1999, "1800-1999"), (2000, 9999, "2000+")]
+PIECE_POINTS = {chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
+
+
+def bands(spec):
+    """Rating bands from `LOW:HIGH:WIDTH`: below LOW, LOW..HIGH in steps, HIGH and up."""
+    try:
+        low, high, width = (int(x) for x in spec.split(":"))
+    except ValueError:
+        sys.exit(f"--bands {spec!r}: expected LOW:HIGH:WIDTH, three integers")
+    if width <= 0 or high <= low:
+        sys.exit(f"--bands {spec!r}: WIDTH must be positive and HIGH above LOW")
+    out = [(-10**9, low - 1, f"<{low}")]
+    for lo in range(low, high, width):
+        hi = min(lo + width, high) - 1
+        out.append((lo, hi, f"{lo}-{hi}"))
+    out.append((high, 10**9, f"{high}+"))
+    return out
+
+
+def phase(board, ply):
+    """The game's phase at a position (see the module comment)."""
+    points = sum(PIECE_POINTS.get(p.piece_type, 0) for p in board.piece_map().values())
+    if points <= 26:
+        return "endgame"
+    return "opening" if ply < 30 else "middlegame"
 
 
 def wilson(k, n, z=1.96):
@@ -89,7 +124,8 @@ def sample_positions(paths, count, seed, from_ply):
                 for ply, mv in enumerate(moves):
                     if ply >= from_ply:
                         seen += 1
-                        item = (board.fen(), tuple(moves[:ply]), mv, ratings[board.turn], gid)
+                        item = (board.fen(), tuple(moves[:ply]), mv, ratings[board.turn], gid,
+                                phase(board, ply))
                         if len(sample) < count:
                             sample.append(item)
                         else:
@@ -115,7 +151,10 @@ def main():
     ap.add_argument("--from-ply", type=int, default=10)
     ap.add_argument("--engine", action="append", default=[], metavar="NAME=CMD")
     ap.add_argument("--option", action="append", default=[], metavar="NAME:OPT=VALUE")
+    ap.add_argument("--bands", default="1100:2200:100", metavar="LOW:HIGH:WIDTH")
+    ap.add_argument("--json", metavar="FILE", help="write every position and each engine's move")
     args = ap.parse_args()
+    rating_bands = bands(args.bands)
 
     engines = [e.split("=", 1) for e in args.engine] or [
         ["sable", "target/release/sable"],
@@ -140,10 +179,11 @@ def main():
           f"{skipped} games skipped (unrated, variant or unreadable); {how}")
 
     hits = {}
+    answers = {}
     clamped = {}
     for name, cmd in engines:
         try:
-            eng = chess.engine.SimpleEngine.popen_uci(cmd.split(), timeout=20)
+            eng = chess.engine.SimpleEngine.popen_uci(shlex.split(cmd), timeout=20)
         except (OSError, chess.engine.EngineError, TimeoutError) as e:
             sys.exit(f"{name}: '{cmd}' did not start as a UCI engine: {e!r}")
         try:
@@ -154,8 +194,8 @@ def main():
             base = {"Threads": 1, "Hash": 16, "UCI_LimitStrength": True}
             base.update(extra[name])
             eng.configure({k: v for k, v in base.items() if k in eng.options})
-            row, out_of_range = [], 0
-            for i, (fen, history, played, rating, gid) in enumerate(sample):
+            row, moves, out_of_range = [], [], 0
+            for i, (fen, history, played, rating, gid, _) in enumerate(sample):
                 elo = min(max(rating, lo), hi)
                 out_of_range += elo != rating
                 eng.configure({"UCI_Elo": elo})
@@ -167,9 +207,11 @@ def main():
                 if result.move is None or result.move not in board.legal_moves:
                     sys.exit(f"{name} answered {result.move} in {fen}")
                 row.append(result.move == played)
+                moves.append(result.move.uci())
                 if (i + 1) % 200 == 0:
                     print(f"  {name}: {i + 1}/{len(sample)}, {sum(row) / len(row):.1%} so far", file=sys.stderr)
             hits[name] = row
+            answers[name] = moves
             clamped[name] = (out_of_range, lo, hi)
         finally:
             eng.quit()
@@ -184,27 +226,64 @@ def main():
         c, elo_lo, elo_hi = clamped[name]
         print(f"| {name} | {k} / {n} | {k / n:.1%} | {lo:.1%} - {hi:.1%} | {c} outside {elo_lo}-{elo_hi} |")
 
-    print()
-    print("| rating of the mover | positions | " + " | ".join(name for name, _ in engines) + " |")
-    print("| --- | ---: | " + " | ".join("---:" for _ in engines) + " |")
-    for lo_r, hi_r, label in BANDS:
-        idx = [i for i, s in enumerate(sample) if lo_r <= s[3] <= hi_r]
-        if not idx:
-            continue
-        cells = [f"{sum(hits[name][i] for i in idx) / len(idx):.1%}" for name, _ in engines]
-        print(f"| {label} | {len(idx)} | " + " | ".join(cells) + " |")
+    names = [name for name, _ in engines]
+    groups = [(label, [i for i, s in enumerate(sample) if lo_r <= s[3] <= hi_r])
+              for lo_r, hi_r, label in rating_bands]
+    table("rating of the mover", groups, names, hits)
+    phases = ["opening", "middlegame", "endgame"]
+    table("phase", [(p, [i for i, s in enumerate(sample) if s[5] == p]) for p in phases], names, hits)
 
     if len(engines) >= 2:
-        (a, _), (b, _) = engines[0], engines[1]
-        only_a = sum(x and not y for x, y in zip(hits[a], hits[b]))
-        only_b = sum(y and not x for x, y in zip(hits[a], hits[b]))
-        # The paired difference and its 95% interval (normal approximation over the
-        # discordant positions, as in McNemar's test).
-        diff = (only_a - only_b) / n
-        se = math.sqrt(only_a + only_b - (only_a - only_b) ** 2 / n) / n
+        a, b = names[0], names[1]
+        diff, half, only_a, only_b = paired(hits[a], hits[b], range(n))
         print()
         print(f"only {a} matched: {only_a}; only {b} matched: {only_b}; "
-              f"{a} - {b} = {diff:+.1%} ± {1.96 * se:.1%} (95%)")
+              f"{a} - {b} = {diff:+.1%} ± {half:.1%} (95%)")
+
+    if args.json:
+        import json
+        rows = [{"fen": s[0], "played": s[2].uci(), "rating": s[3], "game": s[4], "phase": s[5],
+                 "moves": {name: answers[name][i] for name in names}}
+                for i, s in enumerate(sample)]
+        with open(args.json, "w") as f:
+            json.dump({"how": how, "positions": rows}, f)
+
+
+def paired(x, y, idx):
+    """The paired difference x - y over positions `idx` and its 95% half-width (normal
+    approximation over the discordant positions, as in McNemar's test), with the counts
+    of positions only x and only y matched."""
+    idx = list(idx)
+    n = len(idx)
+    only_x = sum(x[i] and not y[i] for i in idx)
+    only_y = sum(y[i] and not x[i] for i in idx)
+    if n == 0:
+        return 0.0, 0.0, 0, 0
+    se = math.sqrt(max(only_x + only_y - (only_x - only_y) ** 2 / n, 0)) / n
+    return (only_x - only_y) / n, 1.96 * se, only_x, only_y
+
+
+def table(what, groups, names, hits):
+    """One row per non-empty group: positions, each engine's accuracy with its Wilson
+    interval, and the first two engines' paired difference."""
+    print()
+    pair = len(names) >= 2
+    head = f"| {what} | positions | " + " | ".join(names) + (f" | {names[0]} - {names[1]} |" if pair else " |")
+    print(head)
+    print("| --- | ---: | " + " | ".join("---:" for _ in names) + (" | ---: |" if pair else " |"))
+    for label, idx in groups:
+        if not idx:
+            continue
+        cells = []
+        for name in names:
+            k = sum(hits[name][i] for i in idx)
+            lo, hi = wilson(k, len(idx))
+            cells.append(f"{k / len(idx):.1%} ({lo:.0%}-{hi:.0%})")
+        row = f"| {label} | {len(idx)} | " + " | ".join(cells)
+        if pair:
+            d, h, _, _ = paired(hits[names[0]], hits[names[1]], idx)
+            row += f" | {d:+.1%} ± {h:.1%}"
+        print(row + " |")
 
 
 if __name__ == "__main__":
