@@ -3,7 +3,8 @@
 # in nets/data/MANIFEST.md, every row names a file that exists, the file's SHA-256 is the
 # row's, and `sable data validate` replays every game in it (legal moves, checksums). So a
 # file committed without its row, a row left stale after `--append`, or a damaged file
-# fails CI instead of silently changing what "retrain the shipped net" means.
+# fails CI instead of silently changing what "retrain the shipped net" means. And a file
+# once committed is never changed again (new games go into new files).
 #
 # usage: [SABLE=path/to/sable] tools/check-data-manifest.sh
 set -euo pipefail
@@ -43,4 +44,22 @@ done
 for file in "${!want[@]}"; do
   [ -e "$dir/$file" ] || { echo "$manifest: row for $file, which is not in nets/data" >&2; fail=1; }
 done
+
+# Committed data is immutable (since caf82b1, where the rule was written): a file that
+# existed then has no later commit, and a newer file has exactly the one that added it.
+rule=caf82b1
+if git -C "$root" cat-file -e "$rule^{commit}" 2>/dev/null; then
+  for path in "$dir"/*.bin; do
+    [ -e "$path" ] || continue
+    rel="nets/data/$(basename "$path")"
+    commits=$(git -C "$root" rev-list --count "$rule..HEAD" -- "$rel")
+    if git -C "$root" cat-file -e "$rule:$rel" 2>/dev/null; then allowed=0; else allowed=1; fi
+    if [ "$commits" -gt "$allowed" ]; then
+      echo "$rel was changed after it was committed ($commits commits since $rule); new data goes into a new file" >&2
+      fail=1
+    fi
+  done
+else
+  echo "note: commit $rule not in this clone's history; immutability of nets/data not checked" >&2
+fi
 exit $fail
