@@ -150,6 +150,11 @@ impl<P: Player> Client<P> {
         self.stop.clone()
     }
 
+    /// Makes `flag` the stop flag (a Ctrl-C handler's, say).
+    pub fn set_stop_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = flag;
+    }
+
     /// The player (to read its state after a run).
     pub fn player(&self) -> &P {
         &self.player

@@ -312,6 +312,28 @@ impl Config {
         Ok(())
     }
 
+    /// The `[engine]` options as name and value text (`true`, `64`, `book.bin`); a list
+    /// or a table as a value is an error naming the option.
+    pub fn engine_options(&self) -> Result<Vec<(String, String)>, ConfigError> {
+        self.engine
+            .iter()
+            .map(|(k, v)| {
+                let text = match v {
+                    toml::Value::String(s) => s.clone(),
+                    toml::Value::Integer(i) => i.to_string(),
+                    toml::Value::Float(f) => f.to_string(),
+                    toml::Value::Boolean(b) => b.to_string(),
+                    _ => {
+                        return Err(ConfigError::Invalid(format!(
+                            "engine.{k}: a string, number or true/false is expected"
+                        )))
+                    }
+                };
+                Ok((k.clone(), text))
+            })
+            .collect()
+    }
+
     /// The password, from the first line of `password_file` (never logged).
     pub fn password(&self) -> Result<Option<String>, ConfigError> {
         let Some(path) = &self.password_file else {
@@ -362,9 +384,19 @@ BookFile = "book.bin"
         )
         .unwrap();
         assert_eq!(c.port, 5001);
-        assert_eq!(c.challenge.unwrap().minutes, 3);
+        assert_eq!(c.challenge.as_ref().unwrap().minutes, 3);
         assert_eq!(c.engine.len(), 3);
+        let options = c.engine_options().unwrap();
+        assert!(options.contains(&("BookFile".to_string(), "book.bin".to_string())));
+        assert!(options.contains(&("OwnBook".to_string(), "true".to_string())));
+        assert!(options.contains(&("Hash".to_string(), "64".to_string())));
         assert_eq!(c.accept.block, vec!["Pest".to_string()]);
+        let c = Config::from_toml("[engine]\nHash = [1]\n").unwrap();
+        assert!(c
+            .engine_options()
+            .unwrap_err()
+            .to_string()
+            .contains("engine.Hash"));
     }
 
     #[test]
