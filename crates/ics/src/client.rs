@@ -79,6 +79,11 @@ pub struct Client<P: Player> {
     /// The game cut off by a dropped connection or an adjournment, for resuming.
     suspended: Option<GameRecord>,
     creating: Option<Creating>,
+    /// Ratings seen in challenge and match lines, by handle in lower case.
+    ratings: std::collections::HashMap<String, u32>,
+    /// Rated or not and the category of the game announced last (`{Game N ... Creating
+    /// rated blitz match.}`).
+    terms: Option<(bool, String)>,
     scores: ScoreTrack,
     /// The ply we last sent a move for, so a repeated board does not make us move twice.
     answered_ply: Option<usize>,
@@ -128,6 +133,8 @@ impl<P: Player> Client<P> {
             game: None,
             suspended: None,
             creating: None,
+            ratings: std::collections::HashMap::new(),
+            terms: None,
             scores: ScoreTrack::default(),
             answered_ply: None,
             pending: None,
@@ -393,7 +400,9 @@ impl<P: Player> Client<P> {
 
     fn on_line(&mut self, conn: &mut Connection, line: &str) -> Option<SessionEnd> {
         let kind = classify(line);
-        if !matches!(kind, ServerLine::Other(ref s) if s.is_empty()) {
+        let noise = matches!(kind, ServerLine::Prompt)
+            || matches!(kind, ServerLine::Other(ref s) if s.is_empty());
+        if !noise {
             self.log.line(&format!("< {line}"));
         }
         match kind {
@@ -422,7 +431,17 @@ impl<P: Player> Client<P> {
                 reason,
                 result,
             } => self.on_game_end(game, &white, &black, &reason, result),
-            ServerLine::Challenge(c) => self.on_challenge(conn, &c),
+            ServerLine::GameStarted {
+                rated, category, ..
+            } if !category.is_empty() => self.terms = Some((rated, category)),
+            ServerLine::Challenge(c) => {
+                for (name, rating) in [(&c.from, c.from_rating), (&c.to, c.to_rating)] {
+                    if let Some(r) = rating {
+                        self.ratings.insert(name.to_ascii_lowercase(), r);
+                    }
+                }
+                self.on_challenge(conn, &c)
+            }
             ServerLine::DrawOffer { from } => self.on_draw_offer(conn, &from),
             ServerLine::AbortRequest { from } => {
                 let plies = self.game.as_ref().map_or(0, |g| g.moves.len());
@@ -503,7 +522,17 @@ impl<P: Player> Client<P> {
                         self.summary.aborted += 1;
                     }
                     match GameRecord::start(s, us, self.creating.as_ref()) {
-                        Ok(g) => {
+                        Ok(mut g) => {
+                            let rating =
+                                |n: &str| self.ratings.get(&n.to_ascii_lowercase()).copied();
+                            g.white_elo = g.white_elo.or_else(|| rating(&g.white));
+                            g.black_elo = g.black_elo.or_else(|| rating(&g.black));
+                            if let (Some((rated, category)), true) =
+                                (&self.terms, g.category.is_empty())
+                            {
+                                g.rated = *rated;
+                                g.category = category.clone();
+                            }
                             self.scores = ScoreTrack::default();
                             self.lags.clear();
                             self.log.line(&format!(

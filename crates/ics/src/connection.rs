@@ -78,7 +78,8 @@ fn is_prompt(pending: &[u8]) -> bool {
     let t = text.trim_end();
     t.ends_with("login:")
         || t.ends_with("password:")
-        || (t.starts_with("Press return") || t.contains("\nPress return")) && t.ends_with("\":")
+        || t.ends_with("fics%")
+        || (t.contains("Press return") && t.ends_with("\":"))
 }
 
 /// The reader thread: bytes to lines until the socket closes.
@@ -259,6 +260,7 @@ impl Connection {
         let ms = timeout.as_millis() as u64;
         let mut sent_handle = false;
         let mut sent_password = false;
+        let mut offered: Option<String> = None;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
@@ -281,6 +283,9 @@ impl Connection {
                 }
                 Some(Incoming::Line(l)) => l,
             };
+            if !line.trim().is_empty() {
+                self.log.line(&format!("< {line}"));
+            }
             match classify(&line) {
                 ServerLine::LoginPrompt => {
                     if sent_handle {
@@ -310,8 +315,14 @@ impl Connection {
                 ServerLine::PressReturn { handle: h } => {
                     self.log.line(&format!("logging in as '{h}'"));
                     self.send("");
+                    offered = Some(h);
                 }
                 ServerLine::SessionStarted { handle } => return Ok(handle),
+                // Servers without the `Starting FICS session` line: the first command
+                // prompt after the handle means we are in.
+                ServerLine::Prompt if sent_handle => {
+                    return Ok(offered.unwrap_or_else(|| handle.to_string()))
+                }
                 ServerLine::LoginRefused { text } => return Err(ConnectError::Refused(text)),
                 _ => {}
             }

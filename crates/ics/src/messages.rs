@@ -46,7 +46,8 @@ pub struct Challenge {
 const PLAIN_CATEGORIES: [&str; 5] = ["lightning", "blitz", "standard", "untimed", "nonstandard"];
 
 impl Challenge {
-    /// Parses `Challenge: A (1800) [white] B (1900) rated blitz 3 0.`
+    /// Parses `Challenge: A (1800) [white] B (1900) rated blitz 3 0.` (and the
+    /// `Issuing: ...` line that echoes our own match request).
     ///
     /// ```
     /// use sable_ics::messages::Challenge;
@@ -55,7 +56,11 @@ impl Challenge {
     /// assert_eq!((c.rated, c.minutes, c.increment, c.variant), (true, 3, 0, None));
     /// ```
     pub fn parse(line: &str) -> Option<Challenge> {
-        let rest = line.trim().strip_prefix("Challenge:")?.trim();
+        let line = line.trim();
+        let rest = line
+            .strip_prefix("Challenge:")
+            .or_else(|| line.strip_prefix("Issuing:"))?
+            .trim();
         let rest = rest.strip_suffix('.').unwrap_or(rest);
         let (rest, adjourned) = match rest.strip_suffix("(adjourned)") {
             Some(r) => (r.trim_end(), true),
@@ -135,6 +140,9 @@ pub struct Creating {
 pub enum ServerLine {
     /// `login:` (also sent without a newline).
     LoginPrompt,
+    /// The command prompt `fics%` alone: the server waits for a command (after login,
+    /// the session has started).
+    Prompt,
     /// `password:`.
     PasswordPrompt,
     /// `Press return to enter the server as "Guest1234":`
@@ -158,6 +166,9 @@ pub enum ServerLine {
         white: String,
         black: String,
         resumed: bool,
+        rated: bool,
+        /// `blitz`, `lightning`, ... (empty when the line does not say).
+        category: String,
     },
     /// `{Game 7 (A vs. B) A resigns} 0-1`.
     GameEnded {
@@ -199,7 +210,7 @@ pub enum ServerLine {
     SettingConfirmed {
         name: String,
     },
-    /// `Your seek has been posted with index 12.` / `Issuing: ...`
+    /// Anything else.
     Other(String),
 }
 
@@ -269,6 +280,12 @@ fn quoted(line: &str) -> Option<String> {
 /// }
 /// ```
 pub fn classify(raw: &str) -> ServerLine {
+    if raw
+        .trim_matches(|c: char| c.is_whitespace() || c == '\x07')
+        .ends_with("fics%")
+    {
+        return ServerLine::Prompt;
+    }
     let line = clean(raw);
     let lower_end = line.trim_end();
     if lower_end.ends_with("login:") {
@@ -299,11 +316,14 @@ pub fn classify(raw: &str) -> ServerLine {
     }
     if let Some((game, white, black, text, tail)) = game_note(line) {
         if tail.is_empty() && (text.starts_with("Creating") || text.starts_with("Continuing")) {
+            let words: Vec<&str> = text.split_whitespace().collect();
             return ServerLine::GameStarted {
                 game,
                 white,
                 black,
                 resumed: text.starts_with("Continuing"),
+                rated: words.get(1) == Some(&"rated"),
+                category: words.get(2).map_or(String::new(), |c| c.to_string()),
             };
         }
         if let Some(result) = GameResult::from_token(tail.split_whitespace().next().unwrap_or("")) {
@@ -420,7 +440,17 @@ mod tests {
         ));
         assert!(matches!(
             classify("{Game 3 (A vs. B) Continuing rated blitz match.}"),
-            ServerLine::GameStarted { resumed: true, .. }
+            ServerLine::GameStarted {
+                resumed: true,
+                rated: true,
+                ..
+            }
+        ));
+        assert_eq!(classify("\rfics% "), ServerLine::Prompt);
+        assert_eq!(classify("fics% fics% "), ServerLine::Prompt);
+        assert!(matches!(
+            classify("Issuing: SableA (1500) SableB (----) rated lightning 1 0."),
+            ServerLine::Challenge(_)
         ));
         assert!(matches!(
             classify("{Game 3 (A vs. B) Game aborted on move 1} *"),

@@ -134,6 +134,27 @@ fn accepts_challenges_and_plays_games_to_every_end() {
 }
 
 #[test]
+fn a_fics_1_6_server_with_its_own_line_endings_and_no_session_line() {
+    let dir = temp("fics16");
+    let server = StandIn::start(Script {
+        fics16: true,
+        password: Some("pw".into()),
+        games: vec![End::Natural, End::Resign(12)],
+        ..Script::default()
+    });
+    std::fs::write(dir.join("pw"), "pw\n").unwrap();
+    let mut cfg = config(server.port, &dir);
+    cfg.password_file = Some(dir.join("pw"));
+    cfg.games = 2;
+    let (result, log) = run(cfg, Duration::from_secs(90));
+    let report = server.report();
+    assert_eq!(result.expect("finishes").games, 2, "{}", log.join("\n"));
+    assert_clean(&report, &log);
+    assert!(log.iter().any(|l| l.contains("logged in as Sable")));
+    check_pgn_matches(&report, &dir.join("games.pgn"));
+}
+
+#[test]
 fn registered_login_challenges_a_named_opponent_and_keeps_the_password_secret() {
     let dir = temp("registered");
     let server = StandIn::start(Script {

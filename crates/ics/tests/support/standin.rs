@@ -72,6 +72,10 @@ pub struct Script {
     pub after_login: Vec<String>,
     /// Give up after this long in all.
     pub deadline: Duration,
+    /// Talk as FICS 1.6 does: lines end in `\n\r`, no `**** Starting FICS session`
+    /// line (the first prompt says we are in), no `Creating:` line, and boards of 30
+    /// fields (no ticking flag, no lag).
+    pub fics16: bool,
 }
 
 impl Default for Script {
@@ -89,6 +93,7 @@ impl Default for Script {
             rating: Some(1700),
             after_login: Vec::new(),
             deadline: Duration::from_secs(120),
+            fics16: false,
         }
     }
 }
@@ -261,6 +266,7 @@ impl Server {
             stream,
             buf: Vec::new(),
             timeseal: self.s.timeseal,
+            ending: if self.s.fics16 { "\n\r" } else { "\n" },
         };
         conn.send_raw(b"\r\nWelcome to the stand-in ICS.\r\n\r\nlogin: ");
         // Login.
@@ -298,7 +304,11 @@ impl Server {
         };
         self.handle = session.clone();
         self.report.logins += 1;
-        conn.send(&format!("**** Starting FICS session as {session}(U) ****"));
+        if !self.s.fics16 {
+            conn.send(&format!("**** Starting FICS session as {session}(U) ****"));
+        } else {
+            conn.send("Do 'help' for a list of the commands that are available.");
+        }
         conn.send_raw(b"fics% ");
         for l in self.s.after_login.clone() {
             conn.send(&l);
@@ -388,6 +398,7 @@ impl Server {
                 conn.send("Logging you out.");
                 return Flow::Close;
             }
+            ["iset", "ms", "1"] if self.s.fics16 => conn.send("com_iset: ms 1"),
             ["iset", "ms", "1"] => {
                 self.ms = true;
                 conn.send("ms set.");
@@ -472,10 +483,12 @@ impl Server {
             Color::Black => (rating, "----".to_string()),
         };
         let min = self.s.clock_ms / 60_000;
-        conn.send(&format!(
-            "Creating: {white} ({wr}) {black} ({br}) unrated blitz {min} {}",
-            self.s.increment_s
-        ));
+        if !self.s.fics16 {
+            conn.send(&format!(
+                "Creating: {white} ({wr}) {black} ({br}) unrated blitz {min} {}",
+                self.s.increment_s
+            ));
+        }
         conn.send(&format!(
             "{{Game {number} ({white} vs. {black}) Creating unrated blitz match.}}"
         ));
@@ -520,8 +533,9 @@ impl Server {
         // The running clock shows what is left now.
         let running = g.since.elapsed().as_millis() as i64;
         clocks[turn.index()] -= running;
+        let tail = if self.s.fics16 { "" } else { " 1 0" };
         format!(
-            "<12> {} {} {ep} {} {} {} {} {} {} {} {} {relation} {} {} 39 39 {} {} {} {vm} (0:00) {pm} {} 1 0",
+            "<12> {} {} {ep} {} {} {} {} {} {} {} {} {relation} {} {} 39 39 {} {} {} {vm} (0:00) {pm} {}{tail}",
             rows.join(" "),
             if turn == Color::White { 'W' } else { 'B' },
             has('K'),
@@ -775,6 +789,8 @@ struct Conn {
     stream: TcpStream,
     buf: Vec<u8>,
     timeseal: bool,
+    /// What ends a line we send.
+    ending: &'static str,
 }
 
 impl Conn {
@@ -783,7 +799,8 @@ impl Conn {
     }
 
     fn send(&mut self, line: &str) {
-        self.send_raw(format!("{line}\n").as_bytes());
+        let ending = self.ending;
+        self.send_raw(format!("{line}{ending}").as_bytes());
     }
 
     /// The next whole line (decoded under Timeseal); `Ok(None)` when none is there yet,
