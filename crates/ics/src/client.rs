@@ -507,7 +507,19 @@ impl<P: Player> Client<P> {
         let ours = self.game.as_ref().is_some_and(|g| g.is_game_of(s));
         if !ours {
             // A suspended game coming back, or a new game.
-            let resumed = self.suspended.take().filter(|g| g.is_game_of(s));
+            let resumed = match self.suspended.take() {
+                Some(g) if g.is_game_of(s) => Some(g),
+                Some(g) => {
+                    // A new game began instead: the interrupted one is given up.
+                    self.log.line(&format!(
+                        "game {} ({} vs. {}) was not resumed before a new game; given up",
+                        g.number, g.white, g.black
+                    ));
+                    self.summary.aborted += 1;
+                    None
+                }
+                None => None,
+            };
             let mut g = match resumed {
                 Some(g) => {
                     self.log.line(&format!("game {} resumed", s.game));
