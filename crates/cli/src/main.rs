@@ -61,6 +61,8 @@ enum Command {
     /// Annotate a PGN with engine evaluations, ?!/?/?? and better lines; HTML reports.
     #[command(alias = "annotate")]
     Analyse(cmd::analyse::Args),
+    /// Play on an Internet Chess Server (FICS and kin) unattended: challenges, seeks, PGN log, reconnection.
+    Ics(cmd::ics::Args),
 }
 
 /// No subcommand: the first command line decides the protocol (`uci` or `xboard`); a
@@ -146,6 +148,7 @@ fn main() -> ExitCode {
         Some(Command::Epd(args)) => cmd::epd::run(args),
         Some(Command::Imbalance(args)) => cmd::imbalance::run(args),
         Some(Command::Book(args)) => cmd::book::run(args),
+        Some(Command::Ics(args)) => cmd::ics::run(args),
         Some(Command::Analyse(args)) => cmd::analyse::run(args),
     };
     match result {

@@ -1,0 +1,921 @@
+//! The bot: connects and logs in, finds games (accepting challenges by the policy,
+//! challenging a named opponent, seeking), plays them one at a time with the
+//! [`Player`], answers draw, abort, adjourn and takeback requests, writes each
+//! finished game's PGN, obeys its owner's tells, and reconnects with exponential
+//! backoff when the connection drops, resuming an interrupted game when the server
+//! brings it back. Bad server lines are logged and skipped; the state stays intact.
+
+use crate::config::{Config, SeekSpec};
+use crate::connection::{ConnectError, Connection, Incoming};
+use crate::game::{BoardFit, GameRecord};
+use crate::log::Log;
+use crate::messages::{classify, Challenge, Creating, ServerLine};
+use crate::player::{MoveRequest, Player};
+use crate::policy::{judge, ScoreTrack, Verdict};
+use crate::style12::{ClockUnit, Relation, Style12};
+use sable_formats::pgn::GameResult;
+use sable_chess::{Color, KeyHistory, Move};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What a run did, for the report at the end.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Games finished with a result (the PGN file has one game for each).
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Games aborted or adjourned and never resumed.
+    pub aborted: u32,
+    /// Sessions that ended with the connection dropped.
+    pub drops: u32,
+    /// Lines the server sent that could not be read (malformed boards, over-long lines).
+    pub bad_lines: u32,
+    /// Boards that did not follow from our position.
+    pub resyncs: u32,
+    /// Moves of ours the server refused.
+    pub refused_moves: u32,
+    /// PGN writes that failed (the games are in the log).
+    pub pgn_errors: u32,
+}
+
+/// Why the client stopped before it was asked to.
+#[derive(Debug, thiserror::Error)]
+pub enum IcsError {
+    #[error(transparent)]
+    Login(#[from] ConnectError),
+    #[error("gave up after {attempts} failed connections in a row; the last: {last}")]
+    GaveUp { attempts: u32, last: String },
+}
+
+/// How often and how many times `resume` is sent for a suspended game.
+const RESUME_EVERY: Duration = Duration::from_secs(10);
+const RESUME_TRIES: u32 = 6;
+
+enum SessionEnd {
+    Done,
+    Dropped(String),
+}
+
+/// Our move sent and not yet confirmed by a board, for measuring lag.
+struct Pending {
+    ply: usize,
+    clock_before: i64,
+    think_ms: i64,
+}
+
+/// The client.
+pub struct Client<P: Player> {
+    cfg: Config,
+    password: Option<String>,
+    player: P,
+    log: Log,
+    stop: Arc<AtomicBool>,
+    handle: String,
+    unit: ClockUnit,
+    game: Option<GameRecord>,
+    /// The game cut off by a dropped connection or an adjournment, for resuming.
+    suspended: Option<GameRecord>,
+    creating: Option<Creating>,
+    /// Ratings seen in challenge and match lines, by handle in lower case.
+    ratings: std::collections::HashMap<String, u32>,
+    /// Rated or not and the category of the game announced last (`{Game N ... Creating
+    /// rated blitz match.}`).
+    terms: Option<(bool, String)>,
+    scores: ScoreTrack,
+    /// The ply we last sent a move for, so a repeated board does not make us move twice.
+    answered_ply: Option<usize>,
+    pending: Option<Pending>,
+    /// The lag measured from the server's clocks, the last few moves, in ms.
+    lags: Vec<i64>,
+    last_opponent: Option<String>,
+    in_a_row: u32,
+    paused: bool,
+    owner_stop: bool,
+    games_limit: u32,
+    seek: Option<SeekSpec>,
+    seek_posted: bool,
+    last_challenge: Option<Instant>,
+    last_refresh: Option<Instant>,
+    /// When we last asked for the suspended game, and how often.
+    resume_asked: Option<(Instant, u32)>,
+    started: Instant,
+    summary: Summary,
+}
+
+fn move_text(m: Move) -> String {
+    // FICS reads promotions as `e7e8=q`.
+    let uci = m.to_uci(false).to_string();
+    if uci.len() == 5 {
+        format!("{}={}", &uci[..4], &uci[4..])
+    } else {
+        uci
+    }
+}
+
+impl<P: Player> Client<P> {
+    /// A client with `cfg` (checked) playing with `player`. The password is read here.
+    pub fn new(cfg: Config, player: P, log: Log) -> Result<Self, crate::ConfigError> {
+        cfg.check()?;
+        let password = cfg.password()?;
+        Ok(Client {
+            games_limit: cfg.games,
+            seek: cfg.seek.clone(),
+            handle: cfg.handle.clone(),
+            cfg,
+            password,
+            player,
+            log,
+            stop: Arc::new(AtomicBool::new(false)),
+            unit: ClockUnit::Seconds,
+            game: None,
+            suspended: None,
+            creating: None,
+            ratings: std::collections::HashMap::new(),
+            terms: None,
+            scores: ScoreTrack::default(),
+            answered_ply: None,
+            pending: None,
+            lags: Vec::new(),
+            last_opponent: None,
+            in_a_row: 0,
+            paused: false,
+            owner_stop: false,
+            last_challenge: None,
+            last_refresh: None,
+            resume_asked: None,
+            seek_posted: false,
+            started: Instant::now(),
+            summary: Summary::default(),
+        })
+    }
+
+    /// A flag that, once set, makes the client finish the game in progress and stop.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// Makes `flag` the stop flag (a Ctrl-C handler's, say).
+    pub fn set_stop_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = flag;
+    }
+
+    /// The player (to read its state after a run).
+    pub fn player(&self) -> &P {
+        &self.player
+    }
+
+    /// Whether no new game should start.
+    fn stopping(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+            || self.owner_stop
+            || (self.games_limit > 0 && self.summary.games >= self.games_limit)
+            || (self.cfg.stop_after_minutes > 0
+                && self.started.elapsed() >= Duration::from_secs(self.cfg.stop_after_minutes * 60))
+    }
+
+    /// Runs until the games are played or a stop is asked for; reconnects as needed.
+    pub fn run(&mut self) -> Result<Summary, IcsError> {
+        let rc = self.cfg.reconnect.clone();
+        let timeout = Duration::from_millis(rc.timeout_ms);
+        let mut failures: u32 = 0;
+        loop {
+            if self.stopping() && (self.suspended.is_none() || self.stop.load(Ordering::SeqCst)) {
+                break;
+            }
+            let attempt = Connection::open(
+                &self.cfg.host,
+                self.cfg.port,
+                timeout,
+                self.cfg.timeseal,
+                self.log.clone(),
+            )
+            .and_then(|mut c| {
+                self.log
+                    .line(&format!("connected to {}:{}", self.cfg.host, self.cfg.port));
+                let h = c.login(&self.cfg.handle, self.password.as_deref(), timeout)?;
+                Ok((c, h))
+            });
+            let why = match attempt {
+                Ok((conn, handle)) => {
+                    self.log.line(&format!("logged in as {handle}"));
+                    let began = Instant::now();
+                    match self.session(conn, handle) {
+                        SessionEnd::Done => break,
+                        SessionEnd::Dropped(why) => {
+                            self.summary.drops += 1;
+                            // A session that dies at once counts as a failure, so a
+                            // server that drops us straight away is not hammered.
+                            failures = if began.elapsed() < Duration::from_secs(30) {
+                                failures + 1
+                            } else {
+                                1
+                            };
+                            format!("connection lost: {why}")
+                        }
+                    }
+                }
+                Err(e) if !e.is_retryable() => {
+                    self.log.line(&format!("error: {e}"));
+                    return Err(e.into());
+                }
+                Err(e) => {
+                    failures += 1;
+                    e.to_string()
+                }
+            };
+            self.log.line(&format!("error: {why}"));
+            if rc.max_attempts > 0 && failures >= rc.max_attempts {
+                self.log.line(&format!(
+                    "giving up after {failures} failed attempts in a row"
+                ));
+                return Err(IcsError::GaveUp {
+                    attempts: failures,
+                    last: why,
+                });
+            }
+            let delay = rc
+                .initial_delay_ms
+                .saturating_mul(1u64 << failures.saturating_sub(1).min(20))
+                .min(rc.max_delay_ms);
+            self.log.line(&format!(
+                "reconnecting in {delay} ms (attempt {})",
+                failures + 1
+            ));
+            let until = Instant::now() + Duration::from_millis(delay);
+            while Instant::now() < until {
+                if self.stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+        if let Some(g) = self.suspended.take() {
+            self.log.line(&format!(
+                "game {} ({} vs. {}) was never resumed; not written to the PGN",
+                g.number, g.white, g.black
+            ));
+            self.summary.aborted += 1;
+        }
+        let s = &self.summary;
+        self.log.line(&format!(
+            "done: {} games (+{} ={} -{}), {} aborted, {} dropped connections, {} bad lines, {} resyncs, {} moves refused",
+            s.games, s.wins, s.draws, s.losses, s.aborted, s.drops, s.bad_lines, s.resyncs, s.refused_moves
+        ));
+        Ok(self.summary.clone())
+    }
+
+    fn session(&mut self, mut conn: Connection, handle: String) -> SessionEnd {
+        self.handle = handle;
+        self.unit = ClockUnit::Seconds;
+        self.seek_posted = false;
+        self.last_challenge = None;
+        conn.setup(
+            &self.cfg.interface,
+            self.cfg.accept.enabled,
+            self.cfg.ms_clocks,
+        );
+        for c in self.cfg.commands.clone() {
+            conn.send(&c);
+        }
+        // A game cut off with the connection: ask for it back.
+        if let Some(g) = &self.game {
+            self.log.line(&format!(
+                "asking to resume game {} ({} vs. {})",
+                g.number, g.white, g.black
+            ));
+            self.suspended = self.game.take();
+        }
+        self.resume_asked = None;
+        let mut last_io = Instant::now();
+        loop {
+            if self.game.is_none() {
+                if self.stopping() && self.suspended.is_none() {
+                    if self.seek_posted {
+                        conn.send("unseek");
+                    }
+                    conn.send("quit");
+                    conn.close();
+                    return SessionEnd::Done;
+                }
+                if self.stop.load(Ordering::SeqCst) {
+                    conn.send("quit");
+                    conn.close();
+                    return SessionEnd::Done;
+                }
+                self.ask_to_resume(&mut conn);
+                self.look_for_game(&mut conn);
+            }
+            let keep = self.cfg.keepalive_minutes;
+            if keep > 0 && last_io.elapsed() >= Duration::from_secs(keep * 60) {
+                conn.send("date");
+                last_io = Instant::now();
+            }
+            let Some(incoming) = conn.next(Duration::from_millis(100)) else {
+                let idle = self.cfg.play.refresh_idle_ms;
+                if idle > 0
+                    && self.game.is_some()
+                    && last_io.elapsed() >= Duration::from_millis(idle)
+                {
+                    self.log
+                        .line("nothing from the server for a while; asking for the board");
+                    self.last_refresh = None;
+                    self.refresh(&mut conn);
+                    last_io = Instant::now();
+                }
+                continue;
+            };
+            last_io = Instant::now();
+            match incoming {
+                Incoming::Closed(why) => {
+                    if let Some(g) = self.game.take() {
+                        self.suspended = Some(g);
+                    }
+                    return SessionEnd::Dropped(why);
+                }
+                Incoming::Overlong { start, len } => {
+                    self.summary.bad_lines += 1;
+                    self.log.line(&format!(
+                        "warning: a {len}-byte line from the server, dropped (it began '{start}')"
+                    ));
+                }
+                Incoming::Line(line) => {
+                    if let Some(end) = self.on_line(&mut conn, &line) {
+                        return end;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Asks for the suspended game with `resume` every ten seconds; after a minute it is
+    /// given up (the opponent may never come back) and the bot looks for new games.
+    fn ask_to_resume(&mut self, conn: &mut Connection) {
+        let Some(g) = &self.suspended else {
+            return;
+        };
+        let tries = match self.resume_asked {
+            Some((t, _)) if t.elapsed() < RESUME_EVERY => return,
+            Some((_, n)) => n,
+            None => 0,
+        };
+        if tries >= RESUME_TRIES {
+            self.log.line(&format!(
+                "game {} ({} vs. {}) did not come back; given up",
+                g.number, g.white, g.black
+            ));
+            self.summary.aborted += 1;
+            self.suspended = None;
+            self.resume_asked = None;
+            return;
+        }
+        conn.send("resume");
+        self.resume_asked = Some((Instant::now(), tries + 1));
+    }
+
+    /// Challenges the configured opponent or posts the seek, when idle.
+    fn look_for_game(&mut self, conn: &mut Connection) {
+        if self.paused || self.suspended.is_some() {
+            return;
+        }
+        if let Some(c) = &self.cfg.challenge {
+            let due = self
+                .last_challenge
+                .is_none_or(|t| t.elapsed() >= Duration::from_secs(c.retry_seconds.max(1)));
+            if due {
+                let rated = if c.rated { "rated" } else { "unrated" };
+                let cmd = format!("match {} {} {} {rated}", c.opponent, c.minutes, c.increment);
+                conn.send(&cmd);
+                self.last_challenge = Some(Instant::now());
+            }
+        }
+        if let (Some(s), false) = (&self.seek, self.seek_posted) {
+            let rated = if s.rated { "rated" } else { "unrated" };
+            conn.send(&format!("seek {} {} {rated}", s.minutes, s.increment));
+            self.seek_posted = true;
+        }
+    }
+
+    fn on_line(&mut self, conn: &mut Connection, line: &str) -> Option<SessionEnd> {
+        let kind = classify(line);
+        let noise = matches!(kind, ServerLine::Prompt)
+            || matches!(kind, ServerLine::Other(ref s) if s.is_empty());
+        if !noise {
+            self.log.line(&format!("< {line}"));
+        }
+        match kind {
+            ServerLine::Board(text) => match Style12::parse(&text, self.unit) {
+                Ok(s) => self.on_board(conn, &s),
+                Err(e) => {
+                    self.summary.bad_lines += 1;
+                    self.log.line(&format!("error: {e}"));
+                    self.refresh(conn);
+                }
+            },
+            ServerLine::Creating(c) => {
+                self.log.line(&format!(
+                    "ratings seen: {} {} , {} {}",
+                    c.white,
+                    c.white_rating.map_or("-".to_string(), |r| r.to_string()),
+                    c.black,
+                    c.black_rating.map_or("-".to_string(), |r| r.to_string())
+                ));
+                self.creating = Some(c);
+            }
+            ServerLine::GameEnded {
+                game,
+                white,
+                black,
+                reason,
+                result,
+            } => self.on_game_end(game, &white, &black, &reason, result),
+            ServerLine::GameStarted {
+                rated, category, ..
+            } if !category.is_empty() => self.terms = Some((rated, category)),
+            ServerLine::Challenge(c) => {
+                for (name, rating) in [(&c.from, c.from_rating), (&c.to, c.to_rating)] {
+                    if let Some(r) = rating {
+                        self.ratings.insert(name.to_ascii_lowercase(), r);
+                    }
+                }
+                self.on_challenge(conn, &c)
+            }
+            ServerLine::DrawOffer { from } => self.on_draw_offer(conn, &from),
+            ServerLine::AbortRequest { from } => {
+                let plies = self.game.as_ref().map_or(0, |g| g.moves.len());
+                if plies <= self.cfg.play.accept_abort_plies as usize {
+                    self.log
+                        .line(&format!("accepting {from}'s abort request at ply {plies}"));
+                    conn.send("abort");
+                } else {
+                    conn.send("decline abort");
+                }
+            }
+            ServerLine::AdjournRequest { .. } => conn.send("decline adjourn"),
+            ServerLine::TakebackRequest { .. } => conn.send("decline takeback"),
+            ServerLine::IllegalMove { text } if self.game.is_some() => {
+                self.summary.refused_moves += 1;
+                self.log.line(&format!(
+                    "error: the server refused our move: {text}; asking for the board"
+                ));
+                self.answered_ply = None;
+                self.pending = None;
+                self.refresh(conn);
+            }
+            ServerLine::Tell { from, text } => self.on_tell(conn, &from, &text),
+            ServerLine::RatingChange { category, old, new } => {
+                self.log.line(&format!("rating: {category} {old} -> {new}"))
+            }
+            ServerLine::SettingConfirmed { name } if name == "ms" => {
+                self.unit = ClockUnit::Milliseconds;
+            }
+            ServerLine::LoginPrompt | ServerLine::PasswordPrompt => {
+                conn.close();
+                if let Some(g) = self.game.take() {
+                    self.suspended = Some(g);
+                }
+                return Some(SessionEnd::Dropped(
+                    "the server asked us to log in again".into(),
+                ));
+            }
+            _ => {}
+        }
+        None
+    }
+
+    /// Asks for the board again (at most every two seconds).
+    fn refresh(&mut self, conn: &mut Connection) {
+        if self.game.is_some()
+            && self
+                .last_refresh
+                .is_none_or(|t| t.elapsed() >= Duration::from_secs(2))
+        {
+            self.last_refresh = Some(Instant::now());
+            conn.send("refresh");
+        }
+    }
+
+    fn on_board(&mut self, conn: &mut Connection, s: &Style12) {
+        if !s.relation.is_playing() {
+            return;
+        }
+        let Some(us) = s.color_of(&self.handle) else {
+            return;
+        };
+        let ours = self.game.as_ref().is_some_and(|g| g.is_game_of(s));
+        if !ours {
+            // A suspended game coming back, or a new game.
+            let resumed = match self.suspended.take() {
+                Some(g) if g.is_game_of(s) => Some(g),
+                Some(g) => {
+                    // A new game began instead: the interrupted one is given up.
+                    self.log.line(&format!(
+                        "game {} ({} vs. {}) was not resumed before a new game; given up",
+                        g.number, g.white, g.black
+                    ));
+                    self.summary.aborted += 1;
+                    None
+                }
+                None => None,
+            };
+            let mut g = match resumed {
+                Some(g) => {
+                    self.log.line(&format!("game {} resumed", s.game));
+                    g
+                }
+                None => {
+                    if let Some(old) = self.game.take() {
+                        self.log.line(&format!(
+                            "game {} ({} vs. {}) left without an end line; not written",
+                            old.number, old.white, old.black
+                        ));
+                        self.summary.aborted += 1;
+                    }
+                    match GameRecord::start(s, us, self.creating.as_ref()) {
+                        Ok(mut g) => {
+                            let rating =
+                                |n: &str| self.ratings.get(&n.to_ascii_lowercase()).copied();
+                            g.white_elo = g.white_elo.or_else(|| rating(&g.white));
+                            g.black_elo = g.black_elo.or_else(|| rating(&g.black));
+                            if let (Some((rated, category)), true) =
+                                (&self.terms, g.category.is_empty())
+                            {
+                                g.rated = *rated;
+                                g.category = category.clone();
+                            }
+                            self.scores = ScoreTrack::default();
+                            self.lags.clear();
+                            self.log.line(&format!(
+                                "game {}: {} vs. {}, {}+{}, we play {}",
+                                s.game,
+                                s.white,
+                                s.black,
+                                s.initial_min,
+                                s.increment_s,
+                                if us == Color::White { "white" } else { "black" }
+                            ));
+                            g
+                        }
+                        Err(e) => {
+                            self.summary.bad_lines += 1;
+                            self.log.line(&format!("error: game {}: {e}", s.game));
+                            return;
+                        }
+                    }
+                }
+            };
+            let fit = g.follow(s);
+            if let BoardFit::Resynced(note) = &fit {
+                self.summary.resyncs += 1;
+                self.log.line(&format!("warning: {note}"));
+            }
+            self.player.new_game(&g.start, &g.moves);
+            self.answered_ply = None;
+            self.pending = None;
+            self.seek_posted = false;
+            self.game = Some(g);
+        } else if let Some(g) = &mut self.game {
+            match g.follow(s) {
+                BoardFit::Same => {}
+                BoardFit::Moved(_) => {
+                    let ply = g.moves.len();
+                    if let Some(p) = self.pending.take() {
+                        if p.ply + 1 == ply && self.unit == ClockUnit::Milliseconds {
+                            let charged =
+                                p.clock_before + i64::from(s.increment_s) * 1000 - s.clock_ms(us);
+                            let lag = (charged - p.think_ms).clamp(0, 10_000);
+                            self.lags.push(lag);
+                            if self.lags.len() > 8 {
+                                self.lags.remove(0);
+                            }
+                        }
+                    }
+                }
+                BoardFit::Resynced(note) => {
+                    self.summary.resyncs += 1;
+                    self.log.line(&format!("warning: {note}"));
+                    self.player.new_game(&g.start, &g.moves);
+                    self.answered_ply = None;
+                }
+            }
+        }
+        if s.turn == us && s.relation == Relation::PlayingMyMove {
+            self.play_move(conn, s, us);
+        }
+    }
+
+    fn play_move(&mut self, conn: &mut Connection, s: &Style12, us: Color) {
+        let Some(g) = &self.game else {
+            return;
+        };
+        let ply = g.moves.len();
+        if self.answered_ply == Some(ply) {
+            return;
+        }
+        let pos = g.position();
+        if pos.turn() != us || pos.legal_moves().is_empty() {
+            return;
+        }
+        let lag = self.lags.iter().copied().max().unwrap_or(0).max(0) as u64;
+        let allowance = self.cfg.play.lag_allowance_ms + lag;
+        let mine = s.clock_ms(us).max(0) as u64;
+        let req = MoveRequest {
+            start: &g.start,
+            moves: &g.moves,
+            position: &pos,
+            my_ms: mine.saturating_sub(allowance).max(10),
+            their_ms: s.clock_ms(!us).max(0) as u64,
+            increment_ms: u64::from(s.increment_s) * 1000,
+            max_ms: (self.cfg.play.max_move_ms > 0).then_some(self.cfg.play.max_move_ms),
+        };
+        let t0 = Instant::now();
+        let thought = match self.player.think(&req) {
+            Ok(t) => t,
+            Err(e) => {
+                self.log
+                    .line(&format!("error: the player found no move: {e}"));
+                return;
+            }
+        };
+        let think_ms = t0.elapsed().as_millis() as i64;
+        if !pos.is_legal(thought.mv) {
+            self.log.line(&format!(
+                "error: the player chose {} which is not legal in {}; not sent",
+                thought.mv.to_uci(false),
+                pos.fen()
+            ));
+            return;
+        }
+        self.answered_ply = Some(ply);
+        if let Some(cp) = thought.score_cp {
+            self.scores.push(cp);
+        }
+        let policy = &self.cfg.play;
+        if self.scores.should_resign(policy) {
+            self.log.line(&format!(
+                "resigning: the score stayed at or below {} for {} moves",
+                policy.resign_score, policy.resign_moves
+            ));
+            conn.send("resign");
+            return;
+        }
+        let score = thought
+            .score_cp
+            .map_or("book".to_string(), |c| c.to_string());
+        self.log.line(&format!(
+            "move {} {} (score {score}, {think_ms} ms, clock {mine} ms, lag allowance {allowance} ms)",
+            pos.fullmoves(),
+            pos.san(thought.mv)
+        ));
+        conn.send(&move_text(thought.mv));
+        self.pending = Some(Pending {
+            ply,
+            clock_before: mine as i64,
+            think_ms,
+        });
+        // A draw by rule after our move is claimed; a dead level game is offered a draw.
+        let mut after = pos.clone();
+        let mut history = KeyHistory::new();
+        let mut p = g.start.clone();
+        for &m in &g.moves {
+            history.push(p.key());
+            p.make(m);
+        }
+        history.push(pos.key());
+        after.make(thought.mv);
+        let claim = after
+            .outcome(&history)
+            .is_some_and(|o| o.winner().is_none());
+        if claim || self.scores.offer_draw(policy, pos.fullmoves()) {
+            self.log.line(if claim {
+                "claiming a draw by rule"
+            } else {
+                "offering a draw"
+            });
+            conn.send("draw");
+        }
+    }
+
+    fn on_draw_offer(&mut self, conn: &mut Connection, from: &str) {
+        let Some(g) = &self.game else {
+            return;
+        };
+        let mn = g.position().fullmoves();
+        if self.scores.accept_draw(&self.cfg.play, mn) {
+            self.log.line(&format!(
+                "accepting {from}'s draw offer (score {:?}, move {mn})",
+                self.scores.last()
+            ));
+            conn.send("draw");
+        } else {
+            self.log.line(&format!(
+                "declining {from}'s draw offer (score {:?}, move {mn})",
+                self.scores.last()
+            ));
+            conn.send("decline draw");
+        }
+    }
+
+    fn on_challenge(&mut self, conn: &mut Connection, c: &Challenge) {
+        if !c.to.eq_ignore_ascii_case(&self.handle) {
+            return;
+        }
+        let verdict = if self.game.is_some() {
+            Verdict::Decline("playing a game".into())
+        } else if self.stopping() {
+            Verdict::Decline("stopping".into())
+        } else if self.paused && !c.adjourned {
+            Verdict::Decline("paused by the owner".into())
+        } else {
+            judge(
+                &self.cfg.accept,
+                c,
+                self.last_opponent.as_deref(),
+                self.in_a_row,
+            )
+        };
+        match verdict {
+            Verdict::Accept => {
+                self.log.line(&format!("accepting {}'s challenge", c.from));
+                conn.send(&format!("accept {}", c.from));
+            }
+            Verdict::Decline(why) => {
+                self.log
+                    .line(&format!("declining {}'s challenge: {why}", c.from));
+                conn.send(&format!("decline {}", c.from));
+            }
+        }
+    }
+
+    fn on_game_end(
+        &mut self,
+        number: u32,
+        white: &str,
+        black: &str,
+        reason: &str,
+        result: GameResult,
+    ) {
+        let matches = |g: &GameRecord| {
+            g.white.eq_ignore_ascii_case(white) && g.black.eq_ignore_ascii_case(black)
+        };
+        let Some(g) = self.game.take_if(|g| matches(g)) else {
+            return;
+        };
+        self.pending = None;
+        self.answered_ply = None;
+        if result == GameResult::Unknown {
+            if reason.contains("adjourn") {
+                self.log.line(&format!(
+                    "game {number} adjourned; it will be resumed when it comes back"
+                ));
+                self.suspended = Some(g);
+            } else {
+                self.log.line(&format!("game {number} aborted: {reason}"));
+                self.summary.aborted += 1;
+            }
+            return;
+        }
+        self.summary.games += 1;
+        let won = GameResult::win_for(g.us);
+        if result == GameResult::Draw {
+            self.summary.draws += 1;
+        } else if result == won {
+            self.summary.wins += 1;
+        } else {
+            self.summary.losses += 1;
+        }
+        let opponent = if g.us == Color::White {
+            &g.black
+        } else {
+            &g.white
+        };
+        if self
+            .last_opponent
+            .as_deref()
+            .is_some_and(|o| o.eq_ignore_ascii_case(opponent))
+        {
+            self.in_a_row += 1;
+        } else {
+            self.last_opponent = Some(opponent.clone());
+            self.in_a_row = 1;
+        }
+        self.log.line(&format!(
+            "game {number} over: {result} ({reason}); {} moves; {} games played",
+            g.moves.len(),
+            self.summary.games
+        ));
+        if let Some(path) = &self.cfg.pgn {
+            if let Err(e) = g.append_pgn(path, &self.cfg.host, result, reason) {
+                self.summary.pgn_errors += 1;
+                self.log.line(&format!(
+                    "error: {}: the PGN was not written: {e}",
+                    path.display()
+                ));
+            }
+        }
+        for note in self.player.game_over(&g.start, &g.moves, result) {
+            self.log.line(&note);
+        }
+        self.last_challenge = None;
+    }
+
+    fn on_tell(&mut self, conn: &mut Connection, from: &str, text: &str) {
+        let Some(owner) = &self.cfg.owner else {
+            return;
+        };
+        if !owner.eq_ignore_ascii_case(from) {
+            return;
+        }
+        let owner = owner.clone();
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let reply = match words.as_slice() {
+            ["stop"] | ["quit"] => {
+                self.owner_stop = true;
+                "stopping after the game in progress".to_string()
+            }
+            ["pause"] => {
+                self.paused = true;
+                if self.seek_posted {
+                    conn.send("unseek");
+                    self.seek_posted = false;
+                }
+                "paused: no new games".to_string()
+            }
+            ["resume"] | ["unpause"] => {
+                self.paused = false;
+                "taking games again".to_string()
+            }
+            ["seek", "off"] => {
+                self.seek = None;
+                if self.seek_posted {
+                    conn.send("unseek");
+                    self.seek_posted = false;
+                }
+                "seeks off".to_string()
+            }
+            ["seek", min, inc, rest @ ..] => match (min.parse(), inc.parse()) {
+                (Ok(minutes), Ok(increment)) => {
+                    if self.seek_posted {
+                        conn.send("unseek");
+                        self.seek_posted = false;
+                    }
+                    self.seek = Some(SeekSpec {
+                        minutes,
+                        increment,
+                        rated: rest.first() == Some(&"rated"),
+                    });
+                    format!("seeking {minutes} {increment}")
+                }
+                _ => "usage: seek MIN INC [rated|unrated] | seek off".to_string(),
+            },
+            ["games", n] => match n.parse() {
+                Ok(n) => {
+                    self.games_limit = n;
+                    format!("stopping after {n} games (0: no limit)")
+                }
+                Err(_) => "usage: games N".to_string(),
+            },
+            ["status"] => {
+                let s = &self.summary;
+                format!(
+                    "{} games (+{} ={} -{}), {}, {}",
+                    s.games,
+                    s.wins,
+                    s.draws,
+                    s.losses,
+                    if self.game.is_some() {
+                        "playing"
+                    } else {
+                        "idle"
+                    },
+                    if self.paused { "paused" } else { "open" }
+                )
+            }
+            _ => "commands: stop, pause, resume, seek MIN INC [rated], seek off, games N, status"
+                .to_string(),
+        };
+        self.log
+            .line(&format!("owner {owner}: '{text}' -> {reply}"));
+        conn.send(&format!("tell {owner} {reply}"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn promotions_are_written_for_fics() {
+        let pos = sable_chess::Position::from_fen(
+            "8/P7/8/8/8/8/8/k1K5 w - - 0 1",
+            sable_chess::CastlingMode::Standard,
+        )
+        .unwrap();
+        let m = pos.parse_uci("a7a8q").unwrap();
+        assert_eq!(move_text(m), "a7a8=q");
+        let m = sable_chess::Position::startpos().parse_uci("e2e4").unwrap();
+        assert_eq!(move_text(m), "e2e4");
+    }
+}

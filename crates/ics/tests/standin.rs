@@ -1,0 +1,384 @@
+//! The client against the stand-in server (tests/support/standin.rs): whole games to
+//! mate, draw, resignation and flag; registered and guest logins; Timeseal; owner tells;
+//! hostile input (garbage, malformed and truncated boards, 1 MB lines, a missed board, a
+//! cut connection, a silent server). The stand-in checks every move against the rules;
+//! the PGN file is read back with the PGN reader and compared with the stand-in's moves.
+
+#[path = "support/standin.rs"]
+mod standin;
+
+use sable_formats::pgn::{GameResult, PgnReader};
+use sable_chess::SanMode;
+use sable_ics::{Client, Config, GreedyPlayer, Log, Summary};
+use standin::{End, Hostile, Offer, Report, Script, StandIn};
+use std::path::PathBuf;
+use std::time::Duration;
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sable-ics-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn config(port: u16, dir: &std::path::Path) -> Config {
+    let mut c = Config {
+        port,
+        handle: "Sable".into(),
+        pgn: Some(dir.join("games.pgn")),
+        ..Config::default()
+    };
+    c.accept.enabled = true;
+    c.reconnect.initial_delay_ms = 50;
+    c.reconnect.timeout_ms = 5_000;
+    c.reconnect.max_attempts = 5;
+    c
+}
+
+/// Runs the client on its own thread; fails the test if it takes longer than `limit`.
+fn run(cfg: Config, limit: Duration) -> (Result<Summary, String>, Vec<String>) {
+    let log = Log::memory();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let l = log.clone();
+    std::thread::spawn(move || {
+        let mut client = Client::new(cfg, GreedyPlayer, l).expect("a valid config");
+        let _ = tx.send(client.run().map_err(|e| e.to_string()));
+    });
+    let result = rx
+        .recv_timeout(limit)
+        .unwrap_or_else(|_| panic!("the client hung; log:\n{}", log.lines().join("\n")));
+    (result, log.lines())
+}
+
+/// The PGN file's games, each replayed by the reader, as UCI moves and result.
+fn pgn_games(path: &std::path::Path) -> Vec<(Vec<String>, GameResult, String)> {
+    let file = std::fs::File::open(path).expect("the PGN file exists");
+    PgnReader::new(std::io::BufReader::new(file))
+        .trees(SanMode::Strict)
+        .map(|t| {
+            let t = t.expect("the PGN replays");
+            let mut pos = t.start.clone();
+            let mut uci = Vec::new();
+            for m in t.mainline() {
+                uci.push(m.to_uci(false).to_string());
+                pos.make(m);
+            }
+            let text = t.to_pgn();
+            (uci, t.result.unwrap_or(GameResult::Unknown), text)
+        })
+        .collect()
+}
+
+/// Every game the stand-in saw is in the PGN file, move for move, with its result.
+fn check_pgn_matches(report: &Report, path: &std::path::Path) {
+    let games = pgn_games(path);
+    let finished: Vec<_> = report.games.iter().filter(|g| g.result != "*").collect();
+    assert_eq!(games.len(), finished.len(), "games in the PGN file");
+    for (seen, (moves, result, text)) in finished.iter().zip(&games) {
+        assert_eq!(&seen.moves, moves, "game {}", seen.number);
+        assert_eq!(seen.result, result.as_str(), "game {}", seen.number);
+        assert!(text.contains("[Site \"127.0.0.1\"]"), "{text}");
+        assert!(text.contains("[TimeControl \""), "{text}");
+        if !moves.is_empty() {
+            assert!(text.contains("{[%clk 0:0"), "{text}");
+        }
+    }
+}
+
+fn assert_clean(report: &Report, log: &[String]) {
+    assert!(
+        report.illegal.is_empty(),
+        "illegal moves: {:?}",
+        report.illegal
+    );
+    assert_eq!(report.client_flagged, 0, "the client lost on time");
+    assert!(
+        !log.iter().any(|l| l.contains("panicked")),
+        "{}",
+        log.join("\n")
+    );
+}
+
+#[test]
+fn accepts_challenges_and_plays_games_to_every_end() {
+    let dir = temp("ends");
+    let server = StandIn::start(Script {
+        games: vec![
+            End::Natural,
+            End::Resign(9),
+            End::Flag(12),
+            End::OfferDraw(4),
+        ],
+        ..Script::default()
+    });
+    let mut cfg = config(server.port, &dir);
+    cfg.games = 4;
+    let (result, log) = run(cfg, Duration::from_secs(90));
+    let report = server.report();
+    let summary = result.expect("the client finishes");
+    assert_clean(&report, &log);
+    assert_eq!(summary.games, 4, "{}", log.join("\n"));
+    assert_eq!(report.games.len(), 4);
+    assert!(report.quit, "the client logged out");
+    assert!(report.games[1].reason.contains("resigns"));
+    assert!(report.games[2].reason.contains("forfeits on time"));
+    assert!(
+        report.lines.iter().any(|l| l == "decline draw"),
+        "a level draw offer early on is declined"
+    );
+    assert!(report.lines.iter().any(|l| l == "set style 12"));
+    assert!(report.lines.iter().any(|l| l == "accept StandIn"));
+    check_pgn_matches(&report, &dir.join("games.pgn"));
+    let text = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    assert!(text.contains("[WhiteElo \"1700\"]") || text.contains("[BlackElo \"1700\"]"));
+}
+
+#[test]
+fn a_fics_1_6_server_with_its_own_line_endings_and_no_session_line() {
+    let dir = temp("fics16");
+    let server = StandIn::start(Script {
+        fics16: true,
+        password: Some("pw".into()),
+        games: vec![End::Natural, End::Resign(12)],
+        ..Script::default()
+    });
+    std::fs::write(dir.join("pw"), "pw\n").unwrap();
+    let mut cfg = config(server.port, &dir);
+    cfg.password_file = Some(dir.join("pw"));
+    cfg.games = 2;
+    let (result, log) = run(cfg, Duration::from_secs(90));
+    let report = server.report();
+    assert_eq!(result.expect("finishes").games, 2, "{}", log.join("\n"));
+    assert_clean(&report, &log);
+    assert!(log.iter().any(|l| l.contains("logged in as Sable")));
+    check_pgn_matches(&report, &dir.join("games.pgn"));
+}
+
+#[test]
+fn registered_login_challenges_a_named_opponent_and_keeps_the_password_secret() {
+    let dir = temp("registered");
+    let server = StandIn::start(Script {
+        password: Some("s3cret-pw".into()),
+        offer: Offer::AwaitMatch,
+        games: vec![End::Resign(6), End::Resign(7)],
+        ..Script::default()
+    });
+    std::fs::write(dir.join("pw"), "s3cret-pw\n").unwrap();
+    let mut cfg = config(server.port, &dir);
+    cfg.accept.enabled = false;
+    cfg.password_file = Some(dir.join("pw"));
+    cfg.challenge = Some(sable_ics::config::ChallengeSpec {
+        opponent: "StandIn".into(),
+        minutes: 1,
+        increment: 1,
+        rated: true,
+        retry_seconds: 5,
+    });
+    cfg.games = 2;
+    cfg.log = Some(dir.join("ics.log"));
+    let (result, log) = run(cfg, Duration::from_secs(60));
+    let report = server.report();
+    assert_eq!(result.expect("finishes").games, 2);
+    assert_clean(&report, &log);
+    assert!(report.lines.iter().any(|l| l == "match StandIn 1 1 rated"));
+    assert!(
+        !log.iter().any(|l| l.contains("s3cret")),
+        "the password is in the log"
+    );
+    assert!(log.iter().any(|l| l.contains("(password)")));
+    check_pgn_matches(&report, &dir.join("games.pgn"));
+}
+
+#[test]
+fn a_wrong_password_stops_at_once() {
+    let dir = temp("wrongpw");
+    let server = StandIn::start(Script {
+        password: Some("right".into()),
+        deadline: Duration::from_secs(5),
+        ..Script::default()
+    });
+    std::fs::write(dir.join("pw"), "wrong\n").unwrap();
+    let mut cfg = config(server.port, &dir);
+    cfg.password_file = Some(dir.join("pw"));
+    let (result, _) = run(cfg, Duration::from_secs(20));
+    let err = result.unwrap_err();
+    assert!(err.contains("Invalid password"), "{err}");
+    let report = server.report();
+    assert_eq!(report.connections, 1, "no retry after a refusal");
+}
+
+#[test]
+fn hostile_lines_are_reported_and_skipped() {
+    let dir = temp("hostile");
+    let server = StandIn::start(Script {
+        games: vec![End::Resign(24), End::Resign(24)],
+        hostile: vec![
+            Hostile::Garbage(0),
+            Hostile::Garbage(3),
+            Hostile::TruncatedBoard(4),
+            Hostile::MalformedBoard(6),
+            Hostile::HugeLine(8),
+            Hostile::DropBoard(11),
+            Hostile::TruncatedBoard(15),
+        ],
+        ..Script::default()
+    });
+    let mut cfg = config(server.port, &dir);
+    cfg.games = 2;
+    let (result, log) = run(cfg, Duration::from_secs(60));
+    let report = server.report();
+    let summary = result.expect("finishes");
+    assert_clean(&report, &log);
+    assert_eq!(summary.games, 2);
+    assert!(summary.bad_lines >= 4, "{summary:?}");
+    assert!(summary.resyncs >= 1, "{summary:?}");
+    assert!(log.iter().any(|l| l.contains("error: style 12")));
+    assert!(
+        log.iter().any(|l| l.contains("1048")),
+        "the 1 MB line is reported"
+    );
+    // The game with a resync is written from the resynchronised position; the other
+    // one, whole.
+    let games = pgn_games(&dir.join("games.pgn"));
+    assert_eq!(games.len(), 2);
+    assert!(games.iter().any(|(_, _, t)| t.contains("[FEN \"")));
+}
+
+#[test]
+fn a_cut_connection_is_reconnected_and_the_game_resumed() {
+    let dir = temp("cut");
+    let server = StandIn::start(Script {
+        games: vec![End::Resign(30)],
+        hostile: vec![Hostile::Cut(9)],
+        ..Script::default()
+    });
+    let mut cfg = config(server.port, &dir);
+    cfg.games = 1;
+    let (result, log) = run(cfg, Duration::from_secs(60));
+    let report = server.report();
+    let summary = result.expect("finishes");
+    assert_clean(&report, &log);
+    assert_eq!(report.logins, 2, "{}", log.join("\n"));
+    assert_eq!(summary.drops, 1);
+    assert_eq!(summary.games, 1);
+    assert!(report.lines.iter().any(|l| l == "resume"));
+    assert!(log.iter().any(|l| l.contains("reconnecting in")));
+    assert!(log.iter().any(|l| l.contains("resumed")));
+    check_pgn_matches(&report, &dir.join("games.pgn"));
+}
+
+#[test]
+fn a_silent_server_times_out_and_the_client_gives_up_cleanly() {
+    let dir = temp("silent");
+    let server = StandIn::start(Script {
+        silent: true,
+        deadline: Duration::from_secs(8),
+        ..Script::default()
+    });
+    let mut cfg = config(server.port, &dir);
+    cfg.reconnect.timeout_ms = 300;
+    cfg.reconnect.max_attempts = 3;
+    let (result, log) = run(cfg, Duration::from_secs(20));
+    let err = result.unwrap_err();
+    assert!(err.contains("gave up after 3"), "{err}");
+    assert!(log.iter().any(|l| l.contains("no answer from the server")));
+    drop(server);
+}
+
+#[test]
+fn no_server_at_all() {
+    let dir = temp("none");
+    // A port that was just free: nobody listens there.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut cfg = config(port, &dir);
+    cfg.reconnect.max_attempts = 2;
+    let (result, log) = run(cfg, Duration::from_secs(20));
+    assert!(
+        result.unwrap_err().contains("cannot connect"),
+        "{}",
+        log.join("\n")
+    );
+}
+
+#[test]
+fn timeseal_lines_and_probes() {
+    let dir = temp("timeseal");
+    let server = StandIn::start(Script {
+        timeseal: true,
+        games: vec![End::Resign(10)],
+        ..Script::default()
+    });
+    let mut cfg = config(server.port, &dir);
+    cfg.timeseal = true;
+    cfg.games = 1;
+    let (result, log) = run(cfg, Duration::from_secs(60));
+    let report = server.report();
+    assert_eq!(result.expect("finishes").games, 1);
+    assert_clean(&report, &log);
+    assert!(report.lines.iter().any(|l| l == "set style 12"));
+    assert!(!report.lines.iter().any(|l| l.starts_with("(not timeseal)")));
+    assert!(report.probes_acked > 0, "probes answered");
+}
+
+#[test]
+fn owner_tells_command_the_bot_and_others_are_ignored() {
+    let dir = temp("owner");
+    let server = StandIn::start(Script {
+        games: vec![End::Resign(6), End::Resign(6), End::Resign(6)],
+        after_login: vec![
+            "Mallory tells you: stop".into(),
+            "Boss(*) tells you: games 1".into(),
+        ],
+        ..Script::default()
+    });
+    let mut cfg = config(server.port, &dir);
+    cfg.owner = Some("Boss".into());
+    let (result, log) = run(cfg, Duration::from_secs(60));
+    let report = server.report();
+    assert_eq!(result.expect("finishes").games, 1);
+    assert!(report
+        .lines
+        .iter()
+        .any(|l| l.starts_with("tell Boss stopping after 1 games")));
+    assert!(!report.lines.iter().any(|l| l.starts_with("tell Mallory")));
+    assert_clean(&report, &log);
+}
+
+#[test]
+fn challenges_outside_the_policy_are_declined_and_the_stop_flag_ends_the_run() {
+    let dir = temp("decline");
+    let server = StandIn::start(Script {
+        rating: Some(2500),
+        deadline: Duration::from_secs(10),
+        ..Script::default()
+    });
+    let mut cfg = config(server.port, &dir);
+    cfg.accept.max_rating = 2000;
+    let log = Log::memory();
+    let mut client = Client::new(cfg, GreedyPlayer, log.clone()).unwrap();
+    let stop = client.stop_flag();
+    let t = std::thread::spawn(move || client.run());
+    let until = std::time::Instant::now() + Duration::from_secs(10);
+    while !log
+        .lines()
+        .iter()
+        .any(|l| l.contains("declining StandIn's challenge"))
+    {
+        assert!(
+            std::time::Instant::now() < until,
+            "{}",
+            log.lines().join("\n")
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let summary = t.join().unwrap().expect("a clean stop");
+    assert_eq!(summary.games, 0);
+    let report = server.report();
+    assert!(report.lines.iter().any(|l| l == "decline StandIn"));
+    assert!(report.quit);
+}
