@@ -1,11 +1,30 @@
-//! Embeds `nets/default.nnue` (repository root) when it exists, as
-//! `sable_engine::nnue::EMBEDDED`; no file, no embedded net (no placeholder nets).
+//! Embeds a network as `sable_engine::nnue::EMBEDDED`: the file named by the `EVALFILE`
+//! environment variable when it is set and not empty (OpenBench's `make EVALFILE=...`;
+//! the Makefile makes the path absolute), else `nets/default.nnue` (repository root)
+//! when it exists; no file, no embedded net (no placeholder nets).
 
 use std::path::Path;
 
 fn main() {
+    println!("cargo:rerun-if-env-changed=EVALFILE");
+    let chosen = std::env::var("EVALFILE")
+        .ok()
+        .filter(|f| !f.trim().is_empty());
+    if let Some(file) = &chosen {
+        // A named net must be one: a wrong path or file fails the build here rather
+        // than leaving an engine that quietly plays with the hand-crafted evaluation.
+        let bytes = std::fs::read(file)
+            .unwrap_or_else(|e| panic!("EVALFILE={file}: cannot read the network: {e}"));
+        assert!(
+            bytes.starts_with(b"SBNN"),
+            "EVALFILE={file}: not a Sable network (no SBNN magic)"
+        );
+    }
     let nets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../nets");
-    let net = nets.join("default.nnue");
+    let net = match &chosen {
+        Some(file) => Path::new(file).to_path_buf(),
+        None => nets.join("default.nnue"),
+    };
     // The net file alone, not the folder: `nets/data/` grows while datagen runs, and a
     // watched folder would rebuild the engine on every append. (A missing file makes
     // cargo rerun this script every build, which is what noticing a new net needs.)

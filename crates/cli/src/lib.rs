@@ -7,6 +7,7 @@
 pub mod analyse;
 pub mod cmd;
 pub mod console;
+pub mod genfens;
 pub mod notation;
 pub mod options;
 pub mod session;

@@ -36,6 +36,8 @@ enum Command {
     Eval(cmd::eval::Args),
     /// Fit the evaluation parameters to game results (Texel tuning).
     Tune(cmd::tune::Args),
+    /// Print the search's tunable constants as OpenBench SPSA input lines.
+    TuneParams(cmd::tune_params::Args),
     /// Self-play games at fixed nodes: labelled positions for `sable tune`, or game records (.bin) for training a network.
     Datagen(cmd::datagen::Args),
     /// Train the NNUE network on game records (sable_formats::record) or `FEN | score | result` text.
@@ -113,6 +115,12 @@ fn quiet_on_closed_stdout() {
 
 fn main() -> ExitCode {
     quiet_on_closed_stdout();
+    // OpenBench runs `sable "genfens N seed S book B" "quit"`: UCI commands as arguments.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if uci::arguments_are_commands(&args) {
+        uci::run_args(&args);
+        return ExitCode::SUCCESS;
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         None => {
@@ -140,6 +148,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => cmd::bench::run(args),
         Some(Command::Eval(args)) => cmd::eval::run(args),
         Some(Command::Tune(args)) => cmd::tune::run(args),
+        Some(Command::TuneParams(args)) => cmd::tune_params::run(args),
         Some(Command::Datagen(args)) => cmd::datagen::run(args),
         Some(Command::Train(args)) => cmd::train::run(args),
         Some(Command::Nnue(args)) => cmd::nnue::run(args),

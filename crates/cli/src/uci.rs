@@ -121,6 +121,9 @@ impl Uci {
                 return false;
             }
             "debug" | "register" => {}
+            // OpenBench's opening generator and its bench, as commands (see `genfens`).
+            "genfens" => self.genfens(args),
+            "bench" => self.bench(args),
             "d" => {
                 let fen = self.engine.position().fen();
                 self.wire.info_string(&format!("fen {fen}"));
@@ -151,6 +154,52 @@ impl Uci {
             }
             Err(e) => self.wire.info_string(&format!("book learning failed: {e}")),
         }
+    }
+
+    /// `genfens N seed S book <None|FILE>`: each opening as `info string genfens FEN`;
+    /// a malformed command or unreadable book as `info string error: genfens: ...`.
+    fn genfens(&mut self, args: &[&str]) {
+        if self.engine.is_searching() {
+            return self.wire.info_string("error: genfens: a search is running");
+        }
+        let request = match crate::genfens::parse(args) {
+            Ok(r) => r,
+            Err(e) => return self.wire.info_string(&format!("error: {e}")),
+        };
+        if !request.extra.is_empty() {
+            let extra = request.extra.join(" ");
+            self.wire
+                .info_string(&format!("genfens: extra arguments '{extra}' ignored"));
+        }
+        let (wire, notes) = (self.wire.clone(), self.wire.clone());
+        let result = crate::genfens::generate(
+            &request,
+            |fen| wire.info_string(&format!("genfens {fen}")),
+            |note| notes.info_string(&format!("error: {note}")),
+        );
+        if let Err(e) = result {
+            self.wire.info_string(&format!("error: {e}"));
+        }
+    }
+
+    /// `bench [DEPTH]`: `sable bench`'s search, its `N nodes M nps` line last; with a
+    /// fresh engine, so the session's options do not change the count.
+    fn bench(&mut self, args: &[&str]) {
+        use sable_engine::bench;
+        let depth = match args.first() {
+            None => bench::DEFAULT_DEPTH,
+            Some(d) => match d.parse::<u32>() {
+                Ok(d) if (1..=64).contains(&d) => d,
+                _ => {
+                    return self
+                        .wire
+                        .info_string(&format!("error: bench: DEPTH must be 1 to 64, got '{d}'"))
+                }
+            },
+        };
+        let result = bench::run(depth, |_, _| {});
+        self.wire
+            .send(&format!("{} nodes {} nps", result.nodes, result.nps()));
     }
 
     fn refuse(&self, what: &str, e: EngineError) {
@@ -237,6 +286,42 @@ impl Uci {
             Err(e) => self.wire.info_string(&format!("error: {e}")),
         }
     }
+}
+
+/// Runs each argument as a UCI command line, in order, then stops (as after `quit`),
+/// without reading standard input: OpenBench's `ENGINE "genfens 8 seed 1 book None"
+/// "quit"`, and Stockfish-style `sable "bench 8" quit`.
+pub fn run_args(commands: &[String]) {
+    let mut uci = Uci::new(Wire::stdout());
+    for line in commands {
+        if !uci.execute(line) {
+            break;
+        }
+    }
+    uci.engine.stop();
+    uci.engine.wait();
+}
+
+/// Whether a command line's arguments are UCI commands rather than a subcommand: a
+/// first word with a space in it (no subcommand has one), a first word that is a UCI command and no subcommand, or a
+/// last word `quit`.
+pub fn arguments_are_commands(args: &[String]) -> bool {
+    const UCI_ONLY: [&str; 8] = [
+        "genfens",
+        "isready",
+        "position",
+        "go",
+        "setoption",
+        "ucinewgame",
+        "quit",
+        "d",
+    ];
+    let Some(first) = args.first() else {
+        return false;
+    };
+    first.trim().contains(' ')
+        || UCI_ONLY.contains(&first.as_str())
+        || (args.len() > 1 && args.last().is_some_and(|a| a.trim() == "quit"))
 }
 
 /// Runs the UCI loop on standard input and output.

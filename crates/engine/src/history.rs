@@ -3,6 +3,7 @@
 //! continuation history (by the piece and square of the move one or two plies earlier
 //! and of this move). All entries saturate by the "gravity" update.
 
+use crate::tunables as tp;
 use sable_chess::{Color, Move, Position, Role};
 
 /// Entries stay within plus or minus this.
@@ -27,10 +28,16 @@ pub fn apply(entry: &mut i16, bonus: i32) {
     *entry = (e + bonus - e * bonus.abs() / HISTORY_MAX) as i16;
 }
 
-/// The bonus (or, negated, malus) for a move at this remaining depth.
+/// The bonus for the move that cut off at this remaining depth.
 #[inline]
 pub fn bonus(depth: i32) -> i32 {
-    (170 * depth - 120).clamp(0, 1800)
+    (tp::hist_bonus_mul() * depth - tp::hist_bonus_base()).clamp(0, tp::hist_bonus_max())
+}
+
+/// The malus (to be subtracted) for the moves tried before it.
+#[inline]
+pub fn malus(depth: i32) -> i32 {
+    (tp::hist_malus_mul() * depth - tp::hist_malus_base()).clamp(0, tp::hist_malus_max())
 }
 
 /// All tables of one search thread.

@@ -26,6 +26,7 @@ pub mod tablebase;
 mod threads;
 pub mod time;
 pub mod tt;
+pub mod tunables;
 
 pub use book::{BookChoice, BookMode};
 pub use engine::{

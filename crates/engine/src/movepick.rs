@@ -8,6 +8,7 @@
 
 use crate::history::{piece_to, Histories, PieceTo};
 use crate::see::{see_ge, value};
+use crate::tunables as tp;
 use sable_chess::attacks::{bishop_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use sable_chess::{GenType, Move, MoveList, Position, Role, SquareSet, MAX_MOVES};
 
@@ -67,7 +68,7 @@ fn noisy_score(pos: &Position, hist: &Histories, m: Move) -> i32 {
         };
     }
     if let Some(v) = victim {
-        s += hist.capture(piece_to(pos, m), v) / 8;
+        s += hist.capture(piece_to(pos, m), v) / tp::mp_capt_hist_div();
     }
     s
 }
@@ -103,7 +104,7 @@ fn quiet_score(
     let pt = piece_to(pos, m);
     let role = pos.role_at(m.from()).unwrap_or(Role::King);
     let check = if !m.is_castle() && checks[role.index()].contains(m.to()) {
-        16_384
+        tp::mp_quiet_check()
     } else {
         0
     };
@@ -205,7 +206,7 @@ impl MovePicker {
                     Some(m) if m == self.tt_move => {}
                     Some(m) => {
                         let score = self.scores[self.index - 1];
-                        if score > -10_000 && see_ge(pos, m, -score / 20) {
+                        if score > -10_000 && see_ge(pos, m, -score / tp::mp_good_see_div()) {
                             return Some(m);
                         }
                         self.bad.push(m);

@@ -3,6 +3,7 @@
 //! the clocks, `movestogo` or `movetime`, always leaving the `Move Overhead` unused.
 
 use crate::limits::SearchLimits;
+use crate::tunables as tp;
 use sable_chess::Color;
 
 /// The time budget of one move, in milliseconds.
@@ -37,31 +38,33 @@ pub fn budget(limits: &SearchLimits, side: Color, overhead_ms: u64) -> Option<Ti
         // Repeating controls: spread over the moves to go, a little more early on.
         Some(mtg) if mtg > 0 => {
             let mtg = u64::from(mtg.min(50));
-            let soft = usable / (mtg + 1) + inc * 3 / 4;
+            let soft = usable / (mtg + 1) + inc * as_u64(tp::tm_inc_pct()) / 100;
             let cap = if mtg == 1 {
-                usable * 8 / 10
+                usable * as_u64(tp::tm_last_move_pct()) / 100
             } else {
-                usable / 2
+                usable * as_u64(tp::tm_mtg_hard_pct()) / 100
             };
             (soft, cap)
         }
         // Sudden death: assume about 35 more moves, the increment pays for most of one.
         _ => {
-            let soft = usable / 35 + inc * 3 / 4;
-            (soft, usable * 4 / 10)
+            let soft = usable / as_u64(tp::tm_moves_div()) + inc * as_u64(tp::tm_inc_pct()) / 100;
+            (soft, usable * as_u64(tp::tm_hard_pct()) / 100)
         }
     };
     // Living on the increment (less than ten increments on the clock): spend at most half
     // of one, so that the clock climbs back to where a delay of the machine still fits
     // instead of settling a few milliseconds above zero (two losses on time in 400 games
     // at 1+0.01 on a loaded machine before this).
-    let hard_cap = if inc > 0 && time < inc.saturating_mul(10) {
-        hard_cap.min(inc / 2)
+    let hard_cap = if inc > 0 && time < inc.saturating_mul(as_u64(tp::tm_low_clock_incs())) {
+        hard_cap.min(inc * as_u64(tp::tm_low_inc_pct()) / 100)
     } else {
         hard_cap
     };
     let soft = soft.min(hard_cap).max(1);
-    let hard = (soft * 5).min(hard_cap).max(soft);
+    let hard = (soft * as_u64(tp::tm_soft_to_hard_pct()) / 100)
+        .min(hard_cap)
+        .max(soft);
     Some(TimeBudget {
         soft_ms: soft,
         hard_ms: hard,
@@ -72,16 +75,24 @@ pub fn budget(limits: &SearchLimits, side: Color, overhead_ms: u64) -> Option<Ti
 /// move just changed or the score dropped, less when both have been stable.
 pub fn stability_scale(best_move_changes: u32, score_drop: i32, stable_iterations: u32) -> u64 {
     let mut pct: u64 = 100;
-    pct += u64::from(best_move_changes.min(4)) * 25;
+    pct += u64::from(best_move_changes.min(4)) * as_u64(tp::tm_change_pct());
     if score_drop > 0 {
-        pct += (score_drop.min(100) as u64) * 6 / 10;
+        pct += (score_drop.min(tp::tm_drop_max()) as u64) * as_u64(tp::tm_drop_pct()) / 100;
     }
-    if stable_iterations >= 6 && best_move_changes == 0 {
-        pct = pct * 6 / 10;
-    } else if stable_iterations >= 3 && best_move_changes == 0 {
-        pct = pct * 8 / 10;
+    let stable = best_move_changes == 0;
+    if stable && stable_iterations >= as_u64(tp::tm_stable_long()) as u32 {
+        pct = pct * as_u64(tp::tm_stable_long_pct()) / 100;
+    } else if stable && stable_iterations >= as_u64(tp::tm_stable_short()) as u32 {
+        pct = pct * as_u64(tp::tm_stable_short_pct()) / 100;
     }
     pct
+}
+
+/// A tunable of the time manager as a `u64` (their ranges start at 0 or above; a
+/// divisor's at 1).
+#[inline]
+fn as_u64(v: i32) -> u64 {
+    v.max(0) as u64
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ pub mod random_games;
 pub mod tb;
 pub mod train;
 pub mod tune;
+pub mod tune_params;
 
 /// An error a tool reports before exiting with status 1.
 #[derive(Debug, thiserror::Error)]

@@ -1,6 +1,6 @@
 //! UCI text for the engine's options and reports.
 
-use sable_engine::{technique, Bound, Engine, ScoreReport, SearchEvent};
+use sable_engine::{technique, tunables, Bound, Engine, ScoreReport, SearchEvent};
 use std::fmt::Write;
 
 /// The `option` lines answering `uci`: the engine's options
@@ -17,6 +17,10 @@ pub fn option_lines() -> Vec<String> {
     ]);
     if technique::SWITCHABLE {
         lines.push("option name Ablate type string default <empty>".to_string());
+    }
+    // The search's constants, by their own names, in the `tune` build only.
+    if tunables::ENABLED {
+        lines.extend(tunables::TUNABLES.iter().map(|t| t.uci_line()));
     }
     lines
 }
@@ -48,7 +52,10 @@ pub fn apply_option(
         }
         _ => match crate::options::find(name) {
             Some(option) => option.set(engine, value),
-            None => Err(format!("no option named '{name}'")),
+            None => match tunables::find(name).filter(|_| tunables::ENABLED) {
+                Some(t) => t.set(value).map(|_| Vec::new()),
+                None => Err(format!("no option named '{name}'")),
+            },
         },
     }
 }

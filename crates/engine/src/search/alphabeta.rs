@@ -6,7 +6,6 @@
 //! `results/` (the first run: `results/2026-11-29/ablation.md`), not here, since they
 //! change with every evaluation and every other block.
 
-use super::params::SEARCH as P;
 use super::technique::{on, Technique as T};
 use super::{Worker, MAX_PLY};
 use crate::history::{self, piece_to};
@@ -18,10 +17,12 @@ use crate::score::{
 };
 use crate::see::see_ge;
 use crate::tt::TtBound;
+use crate::tunables as tp;
 use sable_chess::{Move, Role, Undo};
 use std::sync::OnceLock;
 
 /// Late move reductions by depth and move number: `ln(depth) * ln(moves)` scaled.
+#[cfg(not(feature = "tune"))]
 fn reduction(depth: i32, move_count: usize) -> i32 {
     static TABLE: OnceLock<Vec<[i32; 64]>> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
@@ -30,8 +31,7 @@ fn reduction(depth: i32, move_count: usize) -> i32 {
                 let mut row = [0; 64];
                 for (m, r) in row.iter_mut().enumerate().skip(1) {
                     if d > 0 {
-                        *r =
-                            (P.lmr_base + (d as f64).ln() * (m as f64).ln() / P.lmr_divisor) as i32;
+                        *r = reduction_formula(d, m);
                     }
                 }
                 row
@@ -41,9 +41,30 @@ fn reduction(depth: i32, move_count: usize) -> i32 {
     table[depth.clamp(0, 63) as usize][move_count.min(63)]
 }
 
+/// The same with the current tunables: computed at each call from a table of
+/// logarithms, since the options may change the formula between searches.
+#[cfg(feature = "tune")]
+fn reduction(depth: i32, move_count: usize) -> i32 {
+    let (d, m) = (depth.clamp(0, 63) as usize, move_count.min(63));
+    if d == 0 || m == 0 {
+        return 0;
+    }
+    reduction_formula(d, m)
+}
+
+/// `lmr_base + ln(d) ln(m) / lmr_div` (both in hundredths), in whole plies; the
+/// hundredths divide exactly to the decimals they replaced (80 / 100 is the double 0.8).
+fn reduction_formula(d: usize, m: usize) -> i32 {
+    static LN: OnceLock<[f64; 64]> = OnceLock::new();
+    let ln = LN.get_or_init(|| std::array::from_fn(|i| (i as f64).ln()));
+    let base = f64::from(tp::lmr_base()) / 100.0;
+    let div = f64::from(tp::lmr_div()) / 100.0;
+    (base + ln[d] * ln[m] / div) as i32
+}
+
 /// Quiet moves searched before late move pruning cuts the rest.
 fn lmp_threshold(depth: i32, improving: bool) -> usize {
-    let base = P.lmp_base + depth * depth;
+    let base = tp::lmp_base() + depth * depth;
     (if improving { base } else { base / 2 }) as usize
 }
 
@@ -214,7 +235,7 @@ impl Worker {
                     TtBound::Upper => value <= alpha,
                 };
                 if settled {
-                    let stored_depth = (depth + 6).min(MAX_PLY as i32 - 1);
+                    let stored_depth = (depth + tp::tb_store_depth()).min(MAX_PLY as i32 - 1);
                     self.ctx()
                         .tt
                         .store(key, Move::NULL, value, NONE, stored_depth, bound, ply);
@@ -262,8 +283,8 @@ impl Worker {
             // Reverse futility pruning: far above beta with little depth left, a quiet
             // position will not fall below it.
             if on(T::ReverseFutility)
-                && depth <= P.rfp_depth
-                && eval - P.rfp_margin * (depth - i32::from(improving)) >= beta
+                && depth <= tp::rfp_depth()
+                && eval - tp::rfp_margin() * (depth - i32::from(improving)) >= beta
                 && eval < TB_BOUND
                 && beta > -TB_BOUND
             {
@@ -272,8 +293,8 @@ impl Worker {
 
             // Razoring: far below alpha near the leaves, trust quiescence.
             if on(T::Razoring)
-                && depth <= P.razor_depth
-                && eval + P.razor_base + P.razor_per_depth * depth <= alpha
+                && depth <= tp::razor_depth()
+                && eval + tp::razor_base() + tp::razor_per_depth() * depth <= alpha
             {
                 let v = self.qsearch(alpha, alpha + 1, ply, false, true);
                 if v <= alpha {
@@ -284,7 +305,7 @@ impl Worker {
             // Null move pruning, not with only king and pawns (zugzwang) nor twice in a
             // row; verified by a reduced search without null moves at high depth.
             if on(T::NullMove)
-                && depth >= P.nmp_depth
+                && depth >= tp::nmp_depth()
                 && eval >= beta
                 && static_eval >= beta
                 && ply >= self.nmp_min_ply
@@ -293,9 +314,9 @@ impl Worker {
                 && beta > -TB_BOUND
                 && self.has_non_pawn_material()
             {
-                let r = P.nmp_base
-                    + depth / P.nmp_depth_div
-                    + ((eval - beta) / P.nmp_eval_div).min(P.nmp_eval_max);
+                let r = tp::nmp_base()
+                    + depth / tp::nmp_depth_div()
+                    + ((eval - beta) / tp::nmp_eval_div()).min(tp::nmp_eval_max());
                 self.stack[ply].piece_to = None;
                 self.keys.push(key);
                 self.nodes += 1;
@@ -315,7 +336,7 @@ impl Worker {
                 }
                 if v >= beta {
                     let v = if v >= TB_BOUND { beta } else { v };
-                    if depth < P.nmp_verify_depth || self.nmp_min_ply != 0 {
+                    if depth < tp::nmp_verify_depth() || self.nmp_min_ply != 0 {
                         return v;
                     }
                     self.nmp_min_ply = ply + (3 * (depth - r) / 4) as usize;
@@ -332,7 +353,7 @@ impl Worker {
         // new and badly ordered; search it shallower first.
         if on(T::Iir)
             && !root
-            && depth >= P.iir_depth
+            && depth >= tp::iir_depth()
             && tt_move.is_null()
             && excluded.is_null()
             && (pv_node || cut_node)
@@ -400,25 +421,29 @@ impl Worker {
                     if on(T::Futility)
                         && !in_check
                         && !gives_check
-                        && lmr_depth <= P.futility_depth
-                        && static_eval + P.futility_base + P.futility_per_depth * lmr_depth <= alpha
+                        && lmr_depth <= tp::fp_depth()
+                        && static_eval + tp::fp_base() + tp::fp_per_depth() * lmr_depth <= alpha
                     {
                         picker.skip_quiets();
                         continue;
                     }
                     // SEE pruning of quiet moves
                     if on(T::SeeQuiets)
-                        && lmr_depth <= P.see_quiet_depth
-                        && !see_ge(&self.pos, m, -P.see_quiet_margin * lmr_depth * lmr_depth)
+                        && lmr_depth <= tp::see_quiet_depth()
+                        && !see_ge(
+                            &self.pos,
+                            m,
+                            -tp::see_quiet_margin() * lmr_depth * lmr_depth,
+                        )
                     {
                         continue;
                     }
                 } else {
                     // SEE pruning of captures
                     if on(T::SeeCaptures)
-                        && depth <= P.see_capture_depth
+                        && depth <= tp::see_capture_depth()
                         && !gives_check
-                        && !see_ge(&self.pos, m, -P.see_capture_margin * depth)
+                        && !see_ge(&self.pos, m, -tp::see_capture_margin() * depth)
                     {
                         continue;
                     }
@@ -430,11 +455,11 @@ impl Worker {
                 let singular_candidate = match tt {
                     Some(h) => {
                         on(T::Singular)
-                            && depth >= P.singular_depth
+                            && depth >= tp::se_depth()
                             && m == tt_move
                             && excluded.is_null()
                             && h.bound != TtBound::Upper
-                            && h.depth >= depth - P.singular_tt_slack
+                            && h.depth >= depth - tp::se_tt_slack()
                             && !is_decisive(h.score)
                     }
                     None => false,
@@ -444,7 +469,7 @@ impl Worker {
                     // fails low against a margin below its score; cut when even the
                     // others beat beta (multi-cut).
                     let tt_score = tt.map_or(0, |h| h.score);
-                    let s_beta = tt_score - P.singular_margin * depth;
+                    let s_beta = tt_score - tp::se_margin() * depth;
                     let s_depth = (depth - 1) / 2;
                     self.stack[ply].excluded = m;
                     let v = self.search(s_beta - 1, s_beta, s_depth, ply, cut_node);
@@ -455,8 +480,8 @@ impl Worker {
                     if v < s_beta {
                         extension = 1;
                         if !pv_node
-                            && v < s_beta - P.singular_double_margin
-                            && self.stack[ply].double_extensions < P.singular_double_max
+                            && v < s_beta - tp::se_double_margin()
+                            && self.stack[ply].double_extensions < tp::se_double_max() as u32
                         {
                             extension = 2;
                             self.stack[ply + 1].double_extensions =
@@ -484,15 +509,26 @@ impl Worker {
                 && move_count > 1 + usize::from(root)
                 && (!noisy || !pv_node)
             {
-                let mut r = reduction(depth, move_count);
-                r += i32::from(!pv_node);
-                r += i32::from(cut_node);
-                r -= i32::from(improving);
-                r -= i32::from(gives_check);
-                r -= hist_score / P.lmr_history;
-                if noisy {
-                    r -= 1;
+                // The adjustments in 1024ths of a ply, summed before they are cut to
+                // whole plies (whole plies each by default).
+                let mut adjust = 0;
+                if !pv_node {
+                    adjust += tp::lmr_non_pv();
                 }
+                if cut_node {
+                    adjust += tp::lmr_cut_node();
+                }
+                if improving {
+                    adjust -= tp::lmr_improving();
+                }
+                if gives_check {
+                    adjust -= tp::lmr_gives_check();
+                }
+                if noisy {
+                    adjust -= tp::lmr_noisy();
+                }
+                let r =
+                    reduction(depth, move_count) + adjust / 1024 - hist_score / tp::lmr_hist_div();
                 let d = if new_depth <= 1 {
                     new_depth
                 } else {
@@ -653,6 +689,7 @@ impl Worker {
         cont: &Continuations,
     ) {
         let bonus = history::bonus(depth);
+        let malus = history::malus(depth);
         if !is_noisy(&self.pos, best) {
             let k = &mut self.stack[ply].killers;
             if k[0] != best {
@@ -661,7 +698,7 @@ impl Worker {
             }
             self.update_quiet(best, bonus, cont);
             for &q in quiets {
-                self.update_quiet(q, -bonus, cont);
+                self.update_quiet(q, -malus, cont);
             }
         } else if let Some(victim) = self.pos.captured_role(best) {
             let pt = piece_to(&self.pos, best);
@@ -670,7 +707,7 @@ impl Worker {
         for &c in captures {
             if let Some(victim) = self.pos.captured_role(c) {
                 let pt = piece_to(&self.pos, c);
-                history::apply(self.hist.capture_mut(pt, victim), -bonus);
+                history::apply(self.hist.capture_mut(pt, victim), -malus);
             }
         }
     }

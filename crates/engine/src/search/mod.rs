@@ -2,7 +2,6 @@
 //! and MultiPV. The tree search is in `alphabeta`, its leaves in `quiescence`.
 
 mod alphabeta;
-mod params;
 mod quiescence;
 mod root;
 pub mod technique;
@@ -15,6 +14,7 @@ use crate::nnue::NnueStack;
 use crate::report::{SearchEvent, SearchInfo};
 use crate::score::{self, INFINITE, MATE, MAX_PLY, NONE};
 use crate::time;
+use crate::tunables as tp;
 use sable_chess::{Move, Position};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
@@ -331,10 +331,10 @@ impl Worker {
     /// One root search at `depth` for line `pv_idx`, widening the window on failure.
     fn aspiration(&mut self, depth: i32) {
         let prev = self.root_moves[self.pv_idx].prev_score;
-        let mut delta = params::SEARCH.aspiration_delta;
+        let mut delta = tp::asp_delta();
         // Aspiration windows
         let (mut alpha, mut beta) = if on(Technique::Aspiration)
-            && depth >= 4
+            && depth >= tp::asp_min_depth()
             && prev != -INFINITE
             && !score::is_decisive(prev)
         {
@@ -370,8 +370,8 @@ impl Worker {
                     self.emit(SearchEvent::Info(info));
                 }
             }
-            delta += delta / 2;
-            if delta > params::SEARCH.aspiration_max {
+            delta += delta * tp::asp_growth_pct() / 100;
+            if delta > tp::asp_max() {
                 alpha = -INFINITE;
                 beta = INFINITE;
             }

@@ -1,7 +1,6 @@
 //! Quiescence search: resolves captures (and, at its first ply, quiet checks) until the
 //! position is quiet enough for the static evaluation to be trusted.
 
-use super::params::SEARCH as P;
 use super::technique::{on, Technique as T};
 use super::{Worker, MAX_PLY};
 use crate::history::piece_to;
@@ -9,6 +8,7 @@ use crate::movepick::{is_noisy, MovePicker};
 use crate::score::{is_decisive, mated_in, DRAW, INFINITE, NONE, TB_BOUND};
 use crate::see::{see_ge, value};
 use crate::tt::TtBound;
+use crate::tunables as tp;
 use sable_chess::Move;
 
 impl Worker {
@@ -91,7 +91,7 @@ impl Worker {
         let cont = self.continuations(ply);
         let mut best_move = Move::NULL;
         let mut move_count = 0;
-        let futility_base = static_eval + P.qs_futility;
+        let futility_base = static_eval + tp::qs_futility();
         while let Some(m) = picker.next(&self.pos, &self.hist, &cont) {
             move_count += 1;
             if !in_check && best > -TB_BOUND {
@@ -110,7 +110,7 @@ impl Worker {
                     }
                 }
                 // SEE pruning in quiescence: skip captures that lose material.
-                if on(T::QsSee) && !see_ge(&self.pos, m, 0) {
+                if on(T::QsSee) && !see_ge(&self.pos, m, -tp::qs_see_margin()) {
                     continue;
                 }
             }
