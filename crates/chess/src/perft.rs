@@ -37,7 +37,7 @@ fn perft_step(pos: &mut Position, depth: u32, child: impl Fn(&mut Position, u32)
             let moves = pos.legal_moves();
             let mut nodes = 0;
             for &m in moves.iter() {
-                let undo = pos.make(m);
+                let undo = pos.make_unkeyed(m);
                 nodes += child(pos, depth - 1);
                 pos.unmake(m, &undo);
             }
