@@ -39,7 +39,7 @@ fn perft_step(pos: &mut Position, depth: u32, child: impl Fn(&mut Position, u32)
             for &m in moves.iter() {
                 let undo = pos.make_unkeyed(m);
                 nodes += child(pos, depth - 1);
-                pos.unmake(m, &undo);
+                pos.unmake_unkeyed(m, &undo);
             }
             nodes
         }

@@ -30,8 +30,8 @@ impl Position {
     }
 
     /// [`Position::make`] that leaves the keys and the move counters as they were: for
-    /// perft, which reads neither and takes every move back with [`Position::unmake`]
-    /// (that restores them from the undo record).
+    /// perft, which reads neither and takes every move back with
+    /// [`Position::unmake_unkeyed`].
     #[inline(always)]
     pub(crate) fn make_unkeyed(&mut self, m: Move) -> Undo {
         self.make_keyed::<false>(m)
@@ -140,12 +140,24 @@ impl Position {
     }
 
     /// Takes back `m`, which must be the last move made, with the `Undo` that `make` gave.
-    /// The pieces are moved back without key updates: the keys come from `undo`.
     pub fn unmake(&mut self, m: Move, undo: &Undo) {
+        self.unmake_keyed::<true>(m, undo);
+    }
+
+    /// Takes back a move made with [`Position::make_unkeyed`], which left the keys and
+    /// counters alone, so they are not restored either.
+    #[inline(always)]
+    pub(crate) fn unmake_unkeyed(&mut self, m: Move, undo: &Undo) {
+        self.unmake_keyed::<false>(m, undo);
+    }
+
+    /// The pieces are moved back without key updates in either case: with KEYS the keys
+    /// are restored from `undo`.
+    #[inline(always)]
+    fn unmake_keyed<const KEYS: bool>(&mut self, m: Move, undo: &Undo) {
         let them = self.turn;
         let us = !them;
         self.turn = us;
-        self.fullmoves = undo.fullmoves;
         let (from, to) = (m.from(), m.to());
         match m.kind() {
             MoveKind::Castle => {
@@ -176,10 +188,13 @@ impl Position {
         }
         self.castling.set_bits(undo.castling);
         self.ep_square = undo.ep_square;
-        self.halfmoves = undo.halfmoves;
-        self.key = undo.key;
-        self.pawn_key = undo.pawn_key;
-        self.material_key = undo.material_key;
+        if KEYS {
+            self.fullmoves = undo.fullmoves;
+            self.halfmoves = undo.halfmoves;
+            self.key = undo.key;
+            self.pawn_key = undo.pawn_key;
+            self.material_key = undo.material_key;
+        }
         self.checkers = undo.checkers;
         self.pinned = undo.pinned;
     }
