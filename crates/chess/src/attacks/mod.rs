@@ -55,13 +55,13 @@ fn slider_lookup(m: &Magic, occupied: SquareSet) -> SquareSet {
 }
 
 /// Bishop attacks from `sq` with blockers `occupied`.
-#[inline]
+#[inline(always)]
 pub fn bishop_attacks(sq: Square, occupied: SquareSet) -> SquareSet {
     slider_lookup(&BISHOP_MAGICS[sq.index()], occupied)
 }
 
 /// Rook attacks from `sq` with blockers `occupied`.
-#[inline]
+#[inline(always)]
 pub fn rook_attacks(sq: Square, occupied: SquareSet) -> SquareSet {
     slider_lookup(&ROOK_MAGICS[sq.index()], occupied)
 }
