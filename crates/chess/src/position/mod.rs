@@ -778,4 +778,48 @@ mod tests {
         }
         assert!(compared > 100_000, "{compared}");
     }
+
+    /// Perft's make and unmake without keys agree with the keyed pair on everything but
+    /// the keys and counters, and take the position back exactly, two plies deep from
+    /// positions with castling, en passant, promotions, checks and pins.
+    #[test]
+    fn unkeyed_make_matches_make() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        ];
+        let mut checked = 0;
+        let mut check = |pos: &Position| {
+            for &m in pos.legal_moves().iter() {
+                let mut keyed = pos.clone();
+                keyed.make(m);
+                let mut bare = pos.clone();
+                let undo = bare.make_unkeyed(m);
+                assert_eq!(bare.by_role, keyed.by_role, "{} {m:?}", pos.fen());
+                assert_eq!(bare.by_color, keyed.by_color);
+                assert_eq!(bare.board, keyed.board);
+                assert_eq!(bare.turn, keyed.turn);
+                assert_eq!(bare.castling.bits(), keyed.castling.bits());
+                assert_eq!(bare.ep_square, keyed.ep_square);
+                assert_eq!(bare.checkers, keyed.checkers);
+                assert_eq!(bare.pinned, keyed.pinned);
+                bare.unmake_unkeyed(m, &undo);
+                assert_eq!(&bare, pos, "{} {m:?}", pos.fen());
+                assert_eq!(bare.key(), pos.key());
+                checked += 1;
+            }
+        };
+        for fen in fens {
+            let root = Position::from_fen(fen, crate::CastlingMode::Standard).unwrap();
+            check(&root);
+            for m in root.legal_moves().iter() {
+                let mut one = root.clone();
+                one.make(*m);
+                check(&one);
+            }
+        }
+        assert!(checked > 4_000, "{checked}");
+    }
 }
