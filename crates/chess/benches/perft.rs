@@ -1,5 +1,7 @@
-//! `cargo bench -p sable_chess`: perft speed of sable_chess against cozy-chess (the fastest
-//! Rust move generator) on the same positions in the same run, both bulk-counting leaves.
+//! `cargo bench -p sable_chess --bench perft`: perft speed of sable_chess against
+//! cozy-chess (the fastest Rust move generator) on the six standard perft positions of the
+//! Chess Programming Wiki in the same run, both bulk-counting leaves. Positions may be
+//! named to run only those (`-- kiwipete "position 3"`); `--quick` runs two plies less.
 //! Prints nodes/second for each and the ratio; the best of three runs counts, to damp
 //! noise from other processes.
 
@@ -39,7 +41,9 @@ fn best_of<F: FnMut() -> u64>(runs: usize, mut f: F) -> (u64, f64) {
 }
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let names: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     let cases = [
         (
             "startpos",
@@ -57,12 +61,25 @@ fn main() {
             "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
             5,
         ),
+        (
+            "position 5",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            5,
+        ),
+        (
+            "position 6",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            5,
+        ),
     ];
     println!(
         "{:<12}{:>6}{:>14}{:>12}{:>12}{:>8}",
         "position", "depth", "nodes", "sable Mn/s", "cozy Mn/s", "ratio"
     );
     for (name, fen, depth) in cases {
+        if !names.is_empty() && !names.iter().any(|n| *n == name) {
+            continue;
+        }
         let depth = if quick { depth - 2 } else { depth };
         let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
         let board: Board = fen.parse().unwrap();

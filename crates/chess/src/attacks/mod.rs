@@ -55,13 +55,13 @@ fn slider_lookup(m: &Magic, occupied: SquareSet) -> SquareSet {
 }
 
 /// Bishop attacks from `sq` with blockers `occupied`.
-#[inline]
+#[inline(always)]
 pub fn bishop_attacks(sq: Square, occupied: SquareSet) -> SquareSet {
     slider_lookup(&BISHOP_MAGICS[sq.index()], occupied)
 }
 
 /// Rook attacks from `sq` with blockers `occupied`.
-#[inline]
+#[inline(always)]
 pub fn rook_attacks(sq: Square, occupied: SquareSet) -> SquareSet {
     slider_lookup(&ROOK_MAGICS[sq.index()], occupied)
 }
@@ -141,6 +141,31 @@ pub fn attacks(role: Role, color: Color, sq: Square, occupied: SquareSet) -> Squ
         Role::Queen => queen_attacks(sq, occupied),
         Role::King => king_attacks(sq),
     }
+}
+
+const fn empty_board_table(slider: gen::Slider) -> [u64; 64] {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        table[sq] = gen::sliding_attacks(slider, sq as u8, 0);
+        sq += 1;
+    }
+    table
+}
+
+static BISHOP_RAYS: [u64; 64] = empty_board_table(gen::Slider::Bishop);
+static ROOK_RAYS: [u64; 64] = empty_board_table(gen::Slider::Rook);
+
+/// Bishop attacks from `sq` on an empty board (one table load, no magic indexing).
+#[inline]
+pub fn bishop_rays(sq: Square) -> SquareSet {
+    SquareSet(BISHOP_RAYS[sq.index()])
+}
+
+/// Rook attacks from `sq` on an empty board.
+#[inline]
+pub fn rook_rays(sq: Square) -> SquareSet {
+    SquareSet(ROOK_RAYS[sq.index()])
 }
 
 /// For each pair of squares on a line: (squares strictly between, the whole line).
@@ -232,5 +257,9 @@ mod tests {
         assert!(between(Square::A1, Square::B3).is_empty());
         assert_eq!(line(Square::A1, Square::B2).count(), 8);
         assert!(aligned(Square::A1, Square::C3, Square::H8));
+        for sq in Square::all() {
+            assert_eq!(bishop_rays(sq), bishop_attacks(sq, SquareSet::EMPTY));
+            assert_eq!(rook_rays(sq), rook_attacks(sq, SquareSet::EMPTY));
+        }
     }
 }

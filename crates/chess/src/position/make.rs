@@ -26,6 +26,19 @@ impl Position {
     /// Plays a legal move. The move must be legal in this position (from the generator or
     /// checked with [`Position::is_legal`]); anything else leaves the position corrupt.
     pub fn make(&mut self, m: Move) -> Undo {
+        self.make_keyed::<true>(m)
+    }
+
+    /// [`Position::make`] that leaves the keys and the move counters as they were: for
+    /// perft, which reads neither and takes every move back with
+    /// [`Position::unmake_unkeyed`].
+    #[inline(always)]
+    pub(crate) fn make_unkeyed(&mut self, m: Move) -> Undo {
+        self.make_keyed::<false>(m)
+    }
+
+    #[inline(always)]
+    fn make_keyed<const KEYS: bool>(&mut self, m: Move) -> Undo {
         let undo = Undo {
             captured: NO_PIECE,
             castling: self.castling.bits(),
@@ -44,21 +57,23 @@ impl Position {
         let (from, to) = (m.from(), m.to());
         let piece = Piece::from_index(self.board[from.index()] as usize);
 
-        if let Some(ep) = self.ep_hashed() {
-            self.key ^= zobrist::en_passant_file(ep.file().index());
+        if KEYS {
+            if let Some(ep) = self.ep_hashed() {
+                self.key ^= zobrist::en_passant_file(ep.file().index());
+            }
+            self.halfmoves = self.halfmoves.saturating_add(1);
         }
         self.ep_square = None;
-        self.halfmoves = self.halfmoves.saturating_add(1);
 
         match m.kind() {
             MoveKind::Castle => {
                 let rook = Role::Rook.of(us);
                 let (king_to, rook_to) = (m.castle_king_to(), m.castle_rook_to());
                 // Remove both first: in Chess960 the king may land where the rook stood.
-                self.remove(piece, from);
-                self.remove(rook, to);
-                self.put(piece, king_to);
-                self.put(rook, rook_to);
+                self.remove_keyed::<KEYS>(piece, from);
+                self.remove_keyed::<KEYS>(rook, to);
+                self.put_keyed::<KEYS>(piece, king_to);
+                self.put_keyed::<KEYS>(rook, rook_to);
             }
             kind => {
                 let captured_sq = if kind == MoveKind::EnPassant {
@@ -69,29 +84,37 @@ impl Position {
                 let captured = self.board[captured_sq.index()];
                 if captured != NO_PIECE {
                     let cp = Piece::from_index(captured as usize);
-                    self.remove(cp, captured_sq);
-                    self.material_key ^= zobrist::material(cp, self.count(them, cp.role()));
+                    self.remove_keyed::<KEYS>(cp, captured_sq);
+                    if KEYS {
+                        self.material_key ^= zobrist::material(cp, self.count(them, cp.role()));
+                        self.halfmoves = 0;
+                    }
                     undo.captured = captured;
-                    self.halfmoves = 0;
                 }
                 if let MoveKind::Promotion(role) = kind {
-                    self.remove(piece, from);
-                    self.material_key ^= zobrist::material(piece, self.count(us, Role::Pawn));
+                    self.remove_keyed::<KEYS>(piece, from);
                     let promoted = role.of(us);
-                    self.material_key ^= zobrist::material(promoted, self.count(us, role));
-                    self.put(promoted, to);
+                    if KEYS {
+                        self.material_key ^= zobrist::material(piece, self.count(us, Role::Pawn));
+                        self.material_key ^= zobrist::material(promoted, self.count(us, role));
+                    }
+                    self.put_keyed::<KEYS>(promoted, to);
                 } else {
-                    self.shift(piece, from, to);
+                    self.shift_keyed::<KEYS>(piece, from, to);
                 }
                 if piece.role() == Role::Pawn {
-                    self.halfmoves = 0;
+                    if KEYS {
+                        self.halfmoves = 0;
+                    }
                     if from.index() ^ to.index() == 16 {
                         let ep = Square::from_index((from.index() + to.index()) / 2);
                         // Record the square only when an enemy pawn could take there, as
                         // Polyglot does, so that repetitions compare equal.
                         if (pawn_attacks(us, ep) & self.pieces(them, Role::Pawn)).any() {
                             self.ep_square = Some(ep);
-                            self.key ^= zobrist::en_passant_file(ep.file().index());
+                            if KEYS {
+                                self.key ^= zobrist::en_passant_file(ep.file().index());
+                            }
                         }
                     }
                 }
@@ -99,43 +122,59 @@ impl Position {
         }
 
         let old = self.castling.touch(from, to);
-        if old != self.castling.bits() {
-            self.key ^= zobrist::castling_set(old) ^ zobrist::castling_set(self.castling.bits());
-        }
-        if us == Color::Black {
-            // Counters from a FEN may be as large as u32 allows: they stop there, and
-            // `unmake` restores them from the undo record rather than counting back.
-            self.fullmoves = self.fullmoves.saturating_add(1);
+        if KEYS {
+            if old != self.castling.bits() {
+                self.key ^=
+                    zobrist::castling_set(old) ^ zobrist::castling_set(self.castling.bits());
+            }
+            if us == Color::Black {
+                // Counters from a FEN may be as large as u32 allows: they stop there, and
+                // `unmake` restores them from the undo record rather than counting back.
+                self.fullmoves = self.fullmoves.saturating_add(1);
+            }
+            self.key ^= zobrist::white_to_move();
         }
         self.turn = them;
-        self.key ^= zobrist::white_to_move();
         self.update_check_info();
         undo
     }
 
     /// Takes back `m`, which must be the last move made, with the `Undo` that `make` gave.
     pub fn unmake(&mut self, m: Move, undo: &Undo) {
+        self.unmake_keyed::<true>(m, undo);
+    }
+
+    /// Takes back a move made with [`Position::make_unkeyed`], which left the keys and
+    /// counters alone, so they are not restored either.
+    #[inline(always)]
+    pub(crate) fn unmake_unkeyed(&mut self, m: Move, undo: &Undo) {
+        self.unmake_keyed::<false>(m, undo);
+    }
+
+    /// The pieces are moved back without key updates in either case: with KEYS the keys
+    /// are restored from `undo`.
+    #[inline(always)]
+    fn unmake_keyed<const KEYS: bool>(&mut self, m: Move, undo: &Undo) {
         let them = self.turn;
         let us = !them;
         self.turn = us;
-        self.fullmoves = undo.fullmoves;
         let (from, to) = (m.from(), m.to());
         match m.kind() {
             MoveKind::Castle => {
                 let king = Role::King.of(us);
                 let rook = Role::Rook.of(us);
-                self.remove(king, m.castle_king_to());
-                self.remove(rook, m.castle_rook_to());
-                self.put(king, from);
-                self.put(rook, to);
+                self.remove_keyed::<false>(king, m.castle_king_to());
+                self.remove_keyed::<false>(rook, m.castle_rook_to());
+                self.put_keyed::<false>(king, from);
+                self.put_keyed::<false>(rook, to);
             }
             kind => {
                 let moved = Piece::from_index(self.board[to.index()] as usize);
                 if kind.is_promotion() {
-                    self.remove(moved, to);
-                    self.put(Role::Pawn.of(us), from);
+                    self.remove_keyed::<false>(moved, to);
+                    self.put_keyed::<false>(Role::Pawn.of(us), from);
                 } else {
-                    self.shift(moved, to, from);
+                    self.shift_keyed::<false>(moved, to, from);
                 }
                 if undo.captured != NO_PIECE {
                     let sq = if kind == MoveKind::EnPassant {
@@ -143,16 +182,19 @@ impl Position {
                     } else {
                         to
                     };
-                    self.put(Piece::from_index(undo.captured as usize), sq);
+                    self.put_keyed::<false>(Piece::from_index(undo.captured as usize), sq);
                 }
             }
         }
         self.castling.set_bits(undo.castling);
         self.ep_square = undo.ep_square;
-        self.halfmoves = undo.halfmoves;
-        self.key = undo.key;
-        self.pawn_key = undo.pawn_key;
-        self.material_key = undo.material_key;
+        if KEYS {
+            self.fullmoves = undo.fullmoves;
+            self.halfmoves = undo.halfmoves;
+            self.key = undo.key;
+            self.pawn_key = undo.pawn_key;
+            self.material_key = undo.material_key;
+        }
         self.checkers = undo.checkers;
         self.pinned = undo.pinned;
     }

@@ -15,7 +15,8 @@ pub use make::Undo;
 pub use movegen::{GenType, MoveSink};
 
 use crate::attacks::{
-    self, between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+    self, between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks,
+    rook_attacks, rook_rays,
 };
 use crate::castling::{CastleSide, Castling};
 use crate::{zobrist, Color, Move, MoveKind, Piece, Role, Square, SquareSet};
@@ -231,9 +232,15 @@ impl Position {
     /// Pieces of `color` that stand alone between `king_sq` and an enemy slider aiming at it.
     pub fn blockers(&self, king_sq: Square, color: Color) -> SquareSet {
         let enemy = self.by_color(!color);
-        let snipers = ((rook_attacks(king_sq, SquareSet::EMPTY) & self.line_sliders())
-            | (bishop_attacks(king_sq, SquareSet::EMPTY) & self.diagonal_sliders()))
+        let snipers = ((rook_rays(king_sq) & self.line_sliders())
+            | (bishop_rays(king_sq) & self.diagonal_sliders()))
             & enemy;
+        self.lone_blockers(king_sq, snipers) & self.by_color(color)
+    }
+
+    /// Pieces (of either colour) that stand alone between `king_sq` and one of `snipers`.
+    #[inline(always)]
+    fn lone_blockers(&self, king_sq: Square, snipers: SquareSet) -> SquareSet {
         let occupied = self.occupied();
         let mut blockers = SquareSet::EMPTY;
         for sniper in snipers {
@@ -242,16 +249,36 @@ impl Position {
                 blockers |= b;
             }
         }
-        blockers & self.by_color(color)
+        blockers
     }
 
-    /// Recomputes `checkers` and `pinned` for the side to move.
+    /// Recomputes `checkers` and `pinned` for the side to move. One walk over the enemy
+    /// sliders that aim at the king along an empty board finds both the sliders that
+    /// check (nothing between) and the pins (one piece of ours between). Kings are left
+    /// out of the checkers: in a legal position a king never gives check.
     #[inline]
     fn update_check_info(&mut self) {
         let us = self.turn;
         let king = self.king(us);
-        self.checkers = self.attackers_to(king, self.occupied()) & self.by_color(!us);
-        self.pinned = self.blockers(king, us);
+        let occupied = self.occupied();
+        let theirs = self.by_color(!us);
+        let mut checkers = ((pawn_attacks(us, king) & self.by_role(Role::Pawn))
+            | (knight_attacks(king) & self.by_role(Role::Knight)))
+            & theirs;
+        let snipers = ((bishop_rays(king) & self.diagonal_sliders())
+            | (rook_rays(king) & self.line_sliders()))
+            & theirs;
+        let mut blockers = SquareSet::EMPTY;
+        for sniper in snipers {
+            let b = between(king, sniper) & occupied;
+            if b.is_empty() {
+                checkers |= sniper;
+            } else if !b.more_than_one() {
+                blockers |= b;
+            }
+        }
+        self.checkers = checkers;
+        self.pinned = blockers & self.by_color(us);
     }
 
     /// Pinned pieces of the side to move that have no legal move at all.
@@ -316,18 +343,10 @@ impl Position {
     /// Our pieces whose move off the line would uncover a check by our own slider.
     fn discoverers(&self, their_king: Square) -> SquareSet {
         let us = self.us();
-        let snipers = ((rook_attacks(their_king, SquareSet::EMPTY) & self.line_sliders())
-            | (bishop_attacks(their_king, SquareSet::EMPTY) & self.diagonal_sliders()))
+        let snipers = ((rook_rays(their_king) & self.line_sliders())
+            | (bishop_rays(their_king) & self.diagonal_sliders()))
             & us;
-        let occupied = self.occupied();
-        let mut blockers = SquareSet::EMPTY;
-        for sniper in snipers {
-            let b = between(their_king, sniper) & occupied;
-            if !b.more_than_one() {
-                blockers |= b;
-            }
-        }
-        blockers & us
+        self.lone_blockers(their_king, snipers) & us
     }
 
     /// `gives_check` with the per-position part precomputed: the way to mark checks for a
@@ -618,45 +637,61 @@ impl Position {
         Ok(())
     }
 
-    // ---- Piece placement (keys kept up to date) --------------------------------------
+    // ---- Piece placement (keys kept up to date unless KEYS is false) -----------------
 
     #[inline]
     fn put(&mut self, piece: Piece, sq: Square) {
-        let bit = SquareSet::from_square(sq);
-        self.by_role[piece.role().index()] |= bit;
-        self.by_color[piece.color().index()] |= bit;
-        self.board[sq.index()] = piece.index() as u8;
-        let z = zobrist::piece_square(piece, sq);
-        self.key ^= z;
-        if piece.role() == Role::Pawn {
-            self.pawn_key ^= z;
-        }
+        self.put_keyed::<true>(piece, sq);
     }
 
     #[inline]
     fn remove(&mut self, piece: Piece, sq: Square) {
+        self.remove_keyed::<true>(piece, sq);
+    }
+
+    #[inline(always)]
+    fn put_keyed<const KEYS: bool>(&mut self, piece: Piece, sq: Square) {
+        let bit = SquareSet::from_square(sq);
+        self.by_role[piece.role().index()] |= bit;
+        self.by_color[piece.color().index()] |= bit;
+        self.board[sq.index()] = piece.index() as u8;
+        if KEYS {
+            let z = zobrist::piece_square(piece, sq);
+            self.key ^= z;
+            if piece.role() == Role::Pawn {
+                self.pawn_key ^= z;
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn remove_keyed<const KEYS: bool>(&mut self, piece: Piece, sq: Square) {
         let bit = SquareSet::from_square(sq);
         self.by_role[piece.role().index()] ^= bit;
         self.by_color[piece.color().index()] ^= bit;
         self.board[sq.index()] = NO_PIECE;
-        let z = zobrist::piece_square(piece, sq);
-        self.key ^= z;
-        if piece.role() == Role::Pawn {
-            self.pawn_key ^= z;
+        if KEYS {
+            let z = zobrist::piece_square(piece, sq);
+            self.key ^= z;
+            if piece.role() == Role::Pawn {
+                self.pawn_key ^= z;
+            }
         }
     }
 
-    #[inline]
-    fn shift(&mut self, piece: Piece, from: Square, to: Square) {
+    #[inline(always)]
+    fn shift_keyed<const KEYS: bool>(&mut self, piece: Piece, from: Square, to: Square) {
         let bits = SquareSet::from_square(from) | SquareSet::from_square(to);
         self.by_role[piece.role().index()] ^= bits;
         self.by_color[piece.color().index()] ^= bits;
         self.board[from.index()] = NO_PIECE;
         self.board[to.index()] = piece.index() as u8;
-        let z = zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to);
-        self.key ^= z;
-        if piece.role() == Role::Pawn {
-            self.pawn_key ^= z;
+        if KEYS {
+            let z = zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to);
+            self.key ^= z;
+            if piece.role() == Role::Pawn {
+                self.pawn_key ^= z;
+            }
         }
     }
 }
@@ -742,5 +777,49 @@ mod tests {
             }
         }
         assert!(compared > 100_000, "{compared}");
+    }
+
+    /// Perft's make and unmake without keys agree with the keyed pair on everything but
+    /// the keys and counters, and take the position back exactly, two plies deep from
+    /// positions with castling, en passant, promotions, checks and pins.
+    #[test]
+    fn unkeyed_make_matches_make() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        ];
+        let mut checked = 0;
+        let mut check = |pos: &Position| {
+            for &m in pos.legal_moves().iter() {
+                let mut keyed = pos.clone();
+                keyed.make(m);
+                let mut bare = pos.clone();
+                let undo = bare.make_unkeyed(m);
+                assert_eq!(bare.by_role, keyed.by_role, "{} {m:?}", pos.fen());
+                assert_eq!(bare.by_color, keyed.by_color);
+                assert_eq!(bare.board, keyed.board);
+                assert_eq!(bare.turn, keyed.turn);
+                assert_eq!(bare.castling.bits(), keyed.castling.bits());
+                assert_eq!(bare.ep_square, keyed.ep_square);
+                assert_eq!(bare.checkers, keyed.checkers);
+                assert_eq!(bare.pinned, keyed.pinned);
+                bare.unmake_unkeyed(m, &undo);
+                assert_eq!(&bare, pos, "{} {m:?}", pos.fen());
+                assert_eq!(bare.key(), pos.key());
+                checked += 1;
+            }
+        };
+        for fen in fens {
+            let root = Position::from_fen(fen, crate::CastlingMode::Standard).unwrap();
+            check(&root);
+            for m in root.legal_moves().iter() {
+                let mut one = root.clone();
+                one.make(*m);
+                check(&one);
+            }
+        }
+        assert!(checked > 4_000, "{checked}");
     }
 }

@@ -3,7 +3,8 @@
 
 use super::Position;
 use crate::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks,
+    rook_attacks, rook_rays,
 };
 use crate::castling::CastleSide;
 use crate::{Color, Move, MoveList, Rank, Role, Square, SquareSet};
@@ -169,12 +170,23 @@ impl Position {
             _ => !occupied,
         };
 
-        // King moves: tested square by square with the king lifted off the board, so that
-        // a slider's ray through the king's square counts.
-        let without_king = occupied - king;
-        for to in king_attacks(king) & kind_mask {
-            if !self.is_attacked(to, !us, without_king) {
-                sink.push(Move::normal(king, to));
+        // King moves: the squares that enemy pawns, knights and the enemy king attack go
+        // first, as sets; the rest are tested against the sliders square by square, with
+        // the king lifted off the board so that a slider's ray through its square counts.
+        let candidates = king_attacks(king) & kind_mask;
+        if candidates.any() {
+            let safe = candidates - self.leaper_attacks(!us);
+            let without_king = occupied - king;
+            let diagonal = self.diagonal_sliders() & theirs;
+            let orthogonal = self.line_sliders() & theirs;
+            for to in safe {
+                let hit = ((bishop_rays(to) & diagonal).any()
+                    && (bishop_attacks(to, without_king) & diagonal).any())
+                    || ((rook_rays(to) & orthogonal).any()
+                        && (rook_attacks(to, without_king) & orthogonal).any());
+                if !hit {
+                    sink.push(Move::normal(king, to));
+                }
             }
         }
         if self.checkers.more_than_one() {
@@ -216,6 +228,20 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// Squares attacked by the pawns, knights and king of `color`.
+    #[inline(always)]
+    fn leaper_attacks(&self, color: Color) -> SquareSet {
+        let white = color == Color::White;
+        let pawns = self.pieces(color, Role::Pawn);
+        let mut attacked = pawns.shift_west().forward(white)
+            | pawns.shift_east().forward(white)
+            | king_attacks(self.king(color));
+        for from in self.pieces(color, Role::Knight) {
+            attacked |= knight_attacks(from);
+        }
+        attacked
     }
 
     #[inline(always)]
