@@ -142,11 +142,12 @@ impl<R: BufRead> Lexer<R> {
         };
         match line.get(..mark.offset) {
             // A UTF-8 line counts characters; a Latin-1 line has one per byte.
-            Some(prefix) if std::str::from_utf8(line).is_ok() => match std::str::from_utf8(prefix)
-            {
-                Ok(prefix) => prefix.chars().count() + 1,
-                Err(_) => mark.offset + 1,
-            },
+            Some(prefix) if std::str::from_utf8(line).is_ok() => {
+                match std::str::from_utf8(prefix) {
+                    Ok(prefix) => prefix.chars().count() + 1,
+                    Err(_) => mark.offset + 1,
+                }
+            }
             _ => mark.offset + 1,
         }
     }

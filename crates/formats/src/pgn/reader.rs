@@ -206,7 +206,9 @@ impl<R: BufRead> PgnReader<R> {
             }
             Tok::San => visitor.san(self.lexer.text()).map_err(|e| at(self, e))?,
             Tok::Nag(n) => visitor.nag(n).map_err(|e| at(self, e))?,
-            Tok::Comment => visitor.comment(self.lexer.text()).map_err(|e| at(self, e))?,
+            Tok::Comment => visitor
+                .comment(self.lexer.text())
+                .map_err(|e| at(self, e))?,
             Tok::Open => visitor.begin_variation().map_err(|e| at(self, e))?,
             Tok::Close => visitor.end_variation().map_err(|e| at(self, e))?,
         }
