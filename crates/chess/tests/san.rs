@@ -274,3 +274,119 @@ fn all_lichess_opening_lines_parse_strictly() {
     }
     assert_eq!(lines, 3807);
 }
+
+/// Texts near the SAN of `m`: itself, with other check marks, capture marks,
+/// disambiguation and promotion letters, so that every way of being not quite canonical
+/// is tried.
+fn near_san(pos: &Position, m: Move) -> Vec<String> {
+    let san = pos.san(m);
+    let body = san.trim_end_matches(['+', '#']).to_string();
+    let (from, to) = (m.from().to_string(), m.to().to_string());
+    let mut bodies = vec![body.clone(), body.replace('x', "")];
+    let square_at = body.len().saturating_sub(2);
+    if let Some(eq) = body.find('=') {
+        for p in ["N", "B", "R", "Q", "q", "K", ""] {
+            bodies.push(format!("{}={p}", &body[..eq]));
+        }
+        bodies.push(body.replace('=', ""));
+    } else if !body.starts_with('O') {
+        bodies.push(format!("{}x{}", &body[..square_at], &body[square_at..]));
+    }
+    match body.as_bytes()[0] {
+        b'N' | b'B' | b'R' | b'Q' | b'K' => {
+            let rest = &body[1..];
+            let bare = rest.trim_start_matches(|c: char| c != 'x' && rest.len() > 2);
+            for d in [&from[..1], &from[1..], &from[..]] {
+                bodies.push(format!("{}{d}{rest}", &body[..1]));
+                bodies.push(format!("{}{d}{}", &body[..1], &rest[rest.len() - 2..]));
+            }
+            bodies.push(format!("{}{}", &body[..1], &rest[rest.len() - 2..]));
+            bodies.push(format!("{}{bare}", &body[..1]));
+            bodies.push(format!("{}x{to}", &body[..1]));
+        }
+        b'O' => bodies.extend(["O-O".into(), "O-O-O".into(), "0-0".into()]),
+        _ => {
+            bodies.push(format!("{}x{to}", &from[..1]));
+            bodies.push(to.clone());
+            bodies.push(format!("x{to}"));
+        }
+    }
+    let mut texts = vec![];
+    for b in bodies {
+        for mark in ["", "+", "#", "++"] {
+            texts.push(format!("{b}{mark}"));
+        }
+    }
+    texts
+}
+
+/// `make_san` reads every text as `parse_san_with` does (same move or same error) and
+/// plays it, or leaves the position as it was.
+fn check_make_san(pos: &Position) -> usize {
+    let mut checked = 0;
+    let mut texts: Vec<String> = ["--", "--+", "Z0", "O-O", "O-O-O+", "Kx", "e9"]
+        .map(String::from)
+        .to_vec();
+    for &m in pos.legal_moves().iter() {
+        texts.extend(near_san(pos, m));
+    }
+    for text in &texts {
+        for mode in [sable_chess::SanMode::Strict, sable_chess::SanMode::Lenient] {
+            let expected = pos.parse_san_with(text, mode);
+            let mut played = pos.clone();
+            match (played.make_san(text, mode), expected) {
+                (Ok((m, undo)), Ok(e)) => {
+                    assert_eq!(m, e, "{text} in {}", pos.fen());
+                    let mut after = pos.clone();
+                    if m.is_null() {
+                        after.make_null();
+                    } else {
+                        after.make(m);
+                    }
+                    assert!(played == after, "{text} in {}", pos.fen());
+                    if m.is_null() {
+                        played.unmake_null(&undo);
+                    } else {
+                        played.unmake(m, &undo);
+                    }
+                    assert!(played == *pos, "{text} taken back in {}", pos.fen());
+                }
+                (Err(got), Err(e)) => {
+                    assert_eq!(got, e, "{text} in {}", pos.fen());
+                    assert!(played == *pos, "{text} refused in {}", pos.fen());
+                }
+                (got, e) => panic!("{text} in {}: make_san {got:?}, parse {e:?}", pos.fen()),
+            }
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn make_san_reads_as_parse_san_does() {
+    let mut rng = Rng::new(7);
+    let mut checked = 0;
+    for game in 0..40 {
+        let mut pos = if game % 2 == 0 {
+            Position::startpos()
+        } else {
+            Position::from_fen(&chess960_fen(rng.below(960)), CastlingMode::Chess960).unwrap()
+        };
+        for _ in 0..160 {
+            checked += check_make_san(&pos);
+            let legal = pos.legal_moves();
+            if legal.is_empty() || pos.halfmoves() >= 100 {
+                break;
+            }
+            let noisy = pos.noisy_moves();
+            let m = if !noisy.is_empty() && rng.below(2) == 0 {
+                noisy[rng.below(noisy.len())]
+            } else {
+                legal[rng.below(legal.len())]
+            };
+            pos.make(m);
+        }
+    }
+    assert!(checked > 700_000, "only {checked} texts");
+}

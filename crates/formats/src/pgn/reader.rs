@@ -89,7 +89,7 @@ impl<R: BufRead> PgnReader<R> {
 
     /// Bytes consumed so far (for progress reports).
     pub fn bytes_read(&self) -> u64 {
-        self.lexer.bytes
+        self.lexer.bytes()
     }
 
     /// Reads the next game into `visitor`: `None` at the end of input, `Some(Err)` for a
@@ -118,7 +118,7 @@ impl<R: BufRead> PgnReader<R> {
                         // Two in a row: both are strays.
                         continue;
                     }
-                    Ok(Tok::Tag { .. }) => {
+                    Ok(Tok::Tag) => {
                         let m = self.lexer.mark;
                         self.lexer.unread(m);
                         continue;
@@ -184,10 +184,9 @@ impl<R: BufRead> PgnReader<R> {
         let mark = self.lexer.mark;
         let at = |me: &Self, error: GameError| me.error_at(mark, error);
         if *in_tags {
-            if let Tok::Tag { name } = tok {
-                let name = self.lexer.slice(name);
+            if let Tok::Tag = tok {
                 return visitor
-                    .tag(name, &self.lexer.text)
+                    .tag(self.lexer.tag_name(), self.lexer.text())
                     .map(|_| None)
                     .map_err(|e| at(self, e));
             }
@@ -195,7 +194,7 @@ impl<R: BufRead> PgnReader<R> {
             visitor.end_tags().map_err(|e| at(self, e))?;
         }
         match tok {
-            Tok::Tag { .. } => {
+            Tok::Tag => {
                 // The next game's tags: this one ended without a result.
                 self.lexer.unread(mark);
                 return Ok(Some(End::NextTags));
@@ -205,12 +204,11 @@ impl<R: BufRead> PgnReader<R> {
                 visitor.result(r).map_err(|e| at(self, e))?;
                 return Ok(Some(End::Result));
             }
-            Tok::San(a, b) => {
-                let text = self.lexer.slice((a, b));
-                visitor.san(text).map_err(|e| at(self, e))?;
-            }
+            Tok::San => visitor.san(self.lexer.text()).map_err(|e| at(self, e))?,
             Tok::Nag(n) => visitor.nag(n).map_err(|e| at(self, e))?,
-            Tok::Comment => visitor.comment(&self.lexer.text).map_err(|e| at(self, e))?,
+            Tok::Comment => visitor
+                .comment(self.lexer.text())
+                .map_err(|e| at(self, e))?,
             Tok::Open => visitor.begin_variation().map_err(|e| at(self, e))?,
             Tok::Close => visitor.end_variation().map_err(|e| at(self, e))?,
         }
@@ -222,13 +220,13 @@ impl<R: BufRead> PgnReader<R> {
     fn skip_game(&mut self, mut in_tags: bool) {
         loop {
             let tok = self.lexer.next();
-            if in_tags && !matches!(tok, Ok(Tok::Tag { .. }) | Err(LexError::Syntax(..))) {
+            if in_tags && !matches!(tok, Ok(Tok::Tag) | Err(LexError::Syntax(..))) {
                 in_tags = false;
             }
             match tok {
                 Ok(Tok::Result(_)) | Ok(Tok::Eof) => return,
-                Ok(Tok::Tag { .. }) if in_tags => {}
-                Ok(Tok::Tag { .. }) => {
+                Ok(Tok::Tag) if in_tags => {}
+                Ok(Tok::Tag) => {
                     let mark = self.lexer.mark;
                     self.lexer.unread(mark);
                     return;

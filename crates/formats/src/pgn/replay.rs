@@ -2,7 +2,8 @@
 //! SAN to legal moves, and the positions that variations branch from.
 
 use super::GameError;
-use sable_chess::{CastlingMode, Move, Position, SanMode};
+use sable_chess::{CastlingMode, Move, Position, SanMode, Undo};
+use std::cell::OnceCell;
 
 /// Where a game starts, from its tags.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -76,17 +77,20 @@ impl StartPosition {
 
 /// Plays a game's moves as a visitor meets them, variations included.
 ///
-/// Keeps copies of positions rather than undo records: a `Position` is plain data, and a
-/// copy per move costs less than the SAN lookup it follows.
+/// Moves are made in place and remembered with their undo records: the position before
+/// the last move is only rebuilt when asked for (a variation, or
+/// [`Replayer::position_before_last`]).
 #[derive(Clone)]
 pub struct Replayer {
     pub mode: SanMode,
     pub start: StartPosition,
     start_pos: Position,
     pos: Position,
-    /// The position before the last move of the current line, if there is one.
-    before: Option<Position>,
-    stack: Vec<(Position, Option<Position>)>,
+    /// The last move of the current line, if there is one, and what takes it back.
+    last: Option<(Move, Undo)>,
+    /// The position before `last`, once asked for.
+    before: OnceCell<Position>,
+    stack: Vec<(Position, Option<(Move, Undo)>)>,
 }
 
 impl Replayer {
@@ -96,7 +100,8 @@ impl Replayer {
             start: StartPosition::default(),
             start_pos: Position::startpos(),
             pos: Position::startpos(),
-            before: None,
+            last: None,
+            before: OnceCell::new(),
             stack: Vec::new(),
         }
     }
@@ -104,7 +109,7 @@ impl Replayer {
     pub fn begin_game(&mut self) {
         self.start.clear();
         self.stack.clear();
-        self.before = None;
+        self.set_last(None);
     }
 
     pub fn tag(&mut self, name: &str, value: &str) -> Result<(), GameError> {
@@ -120,39 +125,56 @@ impl Replayer {
     /// Reads `san` in the current position and plays it; returns the move
     /// (`Move::NULL` for a null move).
     pub fn play_san(&mut self, san: &str) -> Result<Move, GameError> {
-        let m = self.pos.parse_san_with(san, self.mode)?;
-        self.play(m);
+        let (m, undo) = self.pos.make_san(san, self.mode)?;
+        self.set_last(Some((m, undo)));
         Ok(m)
     }
 
     /// Plays a legal move (or `Move::NULL`).
     pub fn play(&mut self, m: Move) {
-        self.before = Some(self.pos.clone());
-        if m.is_null() {
-            self.pos.make_null();
+        let undo = if m.is_null() {
+            self.pos.make_null()
         } else {
-            self.pos.make(m);
+            self.pos.make(m)
+        };
+        self.set_last(Some((m, undo)));
+    }
+
+    fn set_last(&mut self, last: Option<(Move, Undo)>) {
+        self.last = last;
+        self.before.take();
+    }
+
+    /// The position before the last move, rebuilt from the current one.
+    fn rebuild_before(&self) -> Option<Position> {
+        let (m, undo) = self.last.as_ref()?;
+        let mut before = self.pos.clone();
+        if m.is_null() {
+            before.unmake_null(undo);
+        } else {
+            before.unmake(*m, undo);
         }
+        Some(before)
     }
 
     pub fn begin_variation(&mut self) -> Result<(), GameError> {
-        let Some(before) = self.before.take() else {
-            return Err(GameError::Syntax(
-                "'(' starts a variation where there is no move to replace".into(),
-            ));
+        let before = match self.before.take() {
+            Some(before) => before,
+            None => self.rebuild_before().ok_or_else(|| {
+                GameError::Syntax("'(' starts a variation where there is no move to replace".into())
+            })?,
         };
-        let current = std::mem::replace(&mut self.pos, before.clone());
-        self.stack.push((current, Some(before)));
-        self.before = None;
+        let current = std::mem::replace(&mut self.pos, before);
+        self.stack.push((current, self.last.take()));
         Ok(())
     }
 
     pub fn end_variation(&mut self) -> Result<(), GameError> {
-        let Some((pos, before)) = self.stack.pop() else {
+        let Some((pos, last)) = self.stack.pop() else {
             return Err(GameError::Syntax("')' without a matching '('".into()));
         };
         self.pos = pos;
-        self.before = before;
+        self.set_last(last);
         Ok(())
     }
 
@@ -173,6 +195,10 @@ impl Replayer {
 
     /// The position before the last move of the current line.
     pub fn position_before_last(&self) -> Option<&Position> {
-        self.before.as_ref()
+        if self.before.get().is_none() {
+            let before = self.rebuild_before()?;
+            let _ = self.before.set(before);
+        }
+        self.before.get()
     }
 }

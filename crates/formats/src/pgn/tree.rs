@@ -197,11 +197,8 @@ impl Visitor for TreeBuilder {
     }
 
     fn san(&mut self, san: &str) -> Result<(), GameError> {
+        let before = self.replay.position().clone();
         let m = self.replay.play_san(san)?;
-        let before = self
-            .replay
-            .position_before_last()
-            .expect("a move was just played");
         let node = MoveNode {
             mv: m,
             san: before.san_text(m),

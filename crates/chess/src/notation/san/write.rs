@@ -92,7 +92,7 @@ impl Position {
 
     /// Whether the side to move, in check, has no legal move. Most checks can be met by
     /// a king step, found without generating moves; only the rest go to the generator.
-    fn is_mated(&self) -> bool {
+    pub(super) fn is_mated(&self) -> bool {
         let us = self.turn();
         let king = self.king(us);
         let occupied = self.occupied() - king;
