@@ -8,8 +8,8 @@
 mod standin;
 mod support;
 
-use sable_formats::pgn::{GameResult, PgnReader};
 use sable_chess::SanMode;
+use sable_formats::pgn::{GameResult, PgnReader};
 use standin::{End, Hostile, Offer, Report, Script, StandIn};
 use std::path::{Path, PathBuf};
 use std::time::Duration;

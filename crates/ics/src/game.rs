@@ -6,8 +6,8 @@
 
 use crate::messages::Creating;
 use crate::style12::Style12;
-use sable_formats::pgn::{GameResult, GameTree, PgnWriter};
 use sable_chess::{Color, Move, Position, STARTPOS_FEN};
+use sable_formats::pgn::{GameResult, GameTree, PgnWriter};
 use std::io::Write;
 use std::path::Path;
 

@@ -2,8 +2,8 @@
 //! with the game so far and the clocks, and told when a game starts and ends. The cli
 //! implements it with `sable_engine::Engine`; the tests with simple players.
 
-use sable_formats::pgn::GameResult;
 use sable_chess::{Move, Position};
+use sable_formats::pgn::GameResult;
 
 /// What the player is asked to move in.
 #[derive(Clone, Debug)]

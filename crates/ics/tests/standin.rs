@@ -7,8 +7,8 @@
 #[path = "support/standin.rs"]
 mod standin;
 
-use sable_formats::pgn::{GameResult, PgnReader};
 use sable_chess::SanMode;
+use sable_formats::pgn::{GameResult, PgnReader};
 use sable_ics::{Client, Config, GreedyPlayer, Log, Summary};
 use standin::{End, Hostile, Offer, Report, Script, StandIn};
 use std::path::PathBuf;

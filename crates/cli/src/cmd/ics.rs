@@ -5,9 +5,9 @@
 //! including book learning after each game when `BookLearning` is on.
 
 use super::{CliError, CliResult};
-use sable_formats::pgn::GameResult;
 use sable_chess::{Move, Position, STARTPOS_FEN};
 use sable_engine::{Clock, Engine, ScoreReport, SearchLimits};
+use sable_formats::pgn::GameResult;
 use sable_ics::{Client, Config, Log, MoveRequest, Player, Thought};
 use std::path::PathBuf;
 
