@@ -1,5 +1,7 @@
 //! Polyglot book reading against the expected lookups in testdata/SOURCES.md (polyglot/).
 
+// The rules crate's test helpers (data, a seeded generator, Chess960 starts).
+#[path = "../../chess/tests/common/mod.rs"]
 mod common;
 
 use sable_chess::{CastlingMode, Position};

@@ -1,6 +1,8 @@
 //! EPD: every suite in testdata/tactics parses, every `bm`/`am` move is legal,
 //! writing and reading again gives the same record; opcodes and errors.
 
+// The rules crate's test helpers (data, a seeded generator, Chess960 starts).
+#[path = "../../chess/tests/common/mod.rs"]
 mod common;
 
 use sable_chess::{perft, Position};

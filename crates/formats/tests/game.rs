@@ -1,5 +1,7 @@
 //! `Game`: automatic ends, claims, resignation, undo, start positions, PGN export.
 
+// The rules crate's test helpers (data, a seeded generator, Chess960 starts).
+#[path = "../../chess/tests/common/mod.rs"]
 mod common;
 
 use common::Rng;

@@ -1,6 +1,8 @@
 //! The PGN reader and writer on every file of testdata/pgn, as testdata/SOURCES.md
 //! describes them; round trips; error messages with line and column.
 
+// The rules crate's test helpers (data, a seeded generator, Chess960 starts).
+#[path = "../../chess/tests/common/mod.rs"]
 mod common;
 
 use sable_chess::{CastlingMode, Color, Position, SanMode};

@@ -2,6 +2,8 @@
 //! round trip; cut-short and corrupted files are told apart and named by offset; the
 //! training filter keeps exactly the quiet positions.
 
+// The rules crate's test helpers (data, a seeded generator, Chess960 starts).
+#[path = "../../chess/tests/common/mod.rs"]
 mod common;
 
 use common::Rng;
