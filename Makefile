@@ -1,7 +1,7 @@
 # OpenBench builds engines with `make EXE=<path> [EVALFILE=<net>]`; the default target
 # does that. EVALFILE embeds that network instead of nets/default.nnue (crates/engine's
 # build.rs reads it); FEATURES=tune builds the SPSA binary (every search constant a UCI
-# option, see openbench/README.md).
+# option, see docs/openbench.md).
 EXE ?= sable
 CARGO ?= cargo
 EVALFILE ?=
