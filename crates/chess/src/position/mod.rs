@@ -764,17 +764,7 @@ mod tests {
         };
         for fen in fens {
             let root = Position::from_fen(fen, crate::CastlingMode::Standard).unwrap();
-            check(&root);
-            for m in root.legal_moves().iter() {
-                let mut one = root.clone();
-                one.make(*m);
-                check(&one);
-                for m2 in one.legal_moves().iter() {
-                    let mut two = one.clone();
-                    two.make(*m2);
-                    check(&two);
-                }
-            }
+            walk(&root, 2, &mut check);
         }
         assert!(compared > 100_000, "{compared}");
     }
@@ -813,13 +803,20 @@ mod tests {
         };
         for fen in fens {
             let root = Position::from_fen(fen, crate::CastlingMode::Standard).unwrap();
-            check(&root);
-            for m in root.legal_moves().iter() {
-                let mut one = root.clone();
-                one.make(*m);
-                check(&one);
-            }
+            walk(&root, 1, &mut check);
         }
         assert!(checked > 4_000, "{checked}");
+    }
+
+    /// Calls `f` on `pos` and on every position up to `plies` legal moves after it.
+    fn walk(pos: &Position, plies: u32, f: &mut impl FnMut(&Position)) {
+        f(pos);
+        if plies > 0 {
+            for &m in pos.legal_moves().iter() {
+                let mut next = pos.clone();
+                next.make(m);
+                walk(&next, plies - 1, f);
+            }
+        }
     }
 }
