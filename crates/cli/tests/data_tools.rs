@@ -498,3 +498,136 @@ fn train_refuses_absurd_settings_by_name() {
         "{text}"
     );
 }
+
+/// `data from-pgn` on fastchess's games (what OpenBench's datagen workers upload): every
+/// scored move becomes a ply with the comment's score, as python-chess reads the same
+/// file; the records validate.
+#[test]
+#[ignore = "needs python-chess"]
+fn from_pgn_keeps_every_scored_move_as_python_chess_reads_it() {
+    let pgn = data("pgn/fastchess/sable-selfplay-3000-nodes.pgn");
+    let out = temp("from-pgn.bin");
+    let (ok, text) = sable(&["data", "from-pgn", &pgn, "-o", &out]);
+    assert!(
+        ok && text.contains("6 games") && text.contains("0 games skipped"),
+        "{text}"
+    );
+    let (ok, text) = sable(&["data", "validate", &out]);
+    assert!(ok, "{text}");
+    let txt = temp("from-pgn.txt");
+    let (ok, text) = sable(&["data", "to-text", "--all", &out, "-o", &txt]);
+    assert!(ok, "{text}");
+    let ours = std::fs::read_to_string(&txt).unwrap();
+
+    // The oracle: the position before each scored move, the comment's score turned to
+    // White's side (a mate in n plies as 32000 - n), the game's result.
+    let script = r#"
+import re, sys, chess.pgn
+f = open(sys.argv[1])
+while (g := chess.pgn.read_game(f)) is not None:
+    label = {"1-0": "1.0", "1/2-1/2": "0.5", "0-1": "0.0"}[g.headers["Result"]]
+    board = g.board()
+    for node in g.mainline():
+        m = re.match(r"([+-]?)(M?)(\d+(?:\.\d+)?)/\d+", node.comment)
+        if m:
+            sign = -1 if m.group(1) == "-" else 1
+            cp = 32000 - int(m.group(3)) if m.group(2) else round(float(m.group(3)) * 100)
+            white = sign * cp if board.turn == chess.WHITE else -sign * cp
+            print(" ".join(board.fen().split()[:4]), white, label)
+        board.push(node.move)
+"#;
+    let py = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(&pgn)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        py.status.success(),
+        "python-chess is needed (pip install chess): {}",
+        String::from_utf8_lossy(&py.stderr)
+    );
+    let theirs = String::from_utf8(py.stdout).unwrap();
+    // Ours: `FEN | score | result`; compared on the FEN's first four fields (python-chess
+    // writes an en-passant square only when a capture there is legal).
+    let ours: Vec<String> = ours
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split(" | ").collect();
+            let fen: Vec<&str> = f[0].split_whitespace().take(3).collect();
+            format!("{} {} {}", fen.join(" "), f[1], f[2])
+        })
+        .collect();
+    let theirs: Vec<String> = theirs
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            format!("{} {} {} {} {}", f[0], f[1], f[2], f[4], f[5])
+        })
+        .collect();
+    assert!(ours.len() > 300, "{} plies", ours.len());
+    assert_eq!(ours, theirs);
+}
+
+/// The cases a scored PGN can hold besides a clean engine game: an opening of unscored
+/// moves, an unscored move in the middle, a mate, an unfinished game, a score that is
+/// not one, a result the board contradicts. Each game is kept or skipped as the module
+/// documents, the skipped ones named by number and reason.
+#[test]
+fn from_pgn_keeps_what_it_can_and_names_what_it_skips() {
+    let pgn = temp("cases.pgn");
+    std::fs::write(
+        &pgn,
+        "[Result \"0-1\"]\n\n1. f3 {book} e5 {book} 2. g4 {-3.10/9 0.1s} Qh4# {+M1/1 0.0s} 0-1\n\n\
+         [Result \"1-0\"]\n\n1. e4 {+0.30/10} e5 {-0.25/10} 2. Nf3 {unknown} Nc6 {-0.20/9} 1-0\n\n\
+         [Result \"*\"]\n\n1. d4 {+0.20/8} *\n\n\
+         [Result \"1-0\"]\n\n1. c4 {+x.10/8} 1-0\n\n\
+         [Result \"1-0\"]\n\n1. f3 {+0.1/1} e5 {+0.1/1} 2. g4 {+0.1/1} Qh4# {+0.1/1} 1-0\n\n\
+         [Result \"1/2-1/2\"]\n\n1. Nf3 {+0.15/12} d5 {-0.10/11} 1/2-1/2\n",
+    )
+    .unwrap();
+    let out = temp("cases.bin");
+    let (ok, text) = sable(&["data", "from-pgn", &pgn, "-o", &out]);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("3 games") && text.contains("3 games skipped"),
+        "{text}"
+    );
+    for (game, why) in [(3, "no result"), (4, "\"+x.10\""), (5, "contradicts")] {
+        assert!(
+            text.contains(&format!("{pgn}: game {game}: ")) && text.contains(why),
+            "game {game}: {text}"
+        );
+    }
+    no_panic(&text);
+    let g = games(&out);
+    use sable_formats::record::{Score, Termination};
+    // Game 1: the two book moves are the opening; the mate ends it by the rules.
+    assert_eq!(g[0].plies.len(), 2);
+    assert_eq!(
+        g[0].start.fen(),
+        "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 2"
+    );
+    assert_eq!(g[0].plies[0].score, Score::cp(-310));
+    assert_eq!(g[0].plies[1].score, Score::mate(1));
+    assert_eq!(g[0].termination, Termination::Rules);
+    // Game 2: cut at the unscored third move.
+    assert_eq!(g[1].plies.len(), 2);
+    assert_eq!(g[1].termination, Termination::Length);
+    // Game 6: a draw the board does not force was agreed or adjudicated.
+    assert_eq!(g[2].plies.len(), 2);
+    assert_eq!(g[2].termination, Termination::DrawAdjudicated);
+
+    // The output is never overwritten, and a directory is no PGN.
+    let (ok, text) = sable(&["data", "from-pgn", &pgn, "-o", &out]);
+    assert!(!ok && text.contains("not overwriting"), "{text}");
+    let dir = std::env::temp_dir();
+    let (ok, text) = sable(&[
+        "data",
+        "from-pgn",
+        dir.to_str().unwrap(),
+        "-o",
+        &temp("d.bin"),
+    ]);
+    assert!(!ok && text.contains("directory"), "{text}");
+}

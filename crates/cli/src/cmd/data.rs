@@ -1,5 +1,6 @@
 //! `sable data`: the game-record files `sable datagen` writes (`sable_formats::record`):
-//! statistics, merging, the `FEN | score | result` text, and validation.
+//! statistics, merging, the `FEN | score | result` text, validation, and records made
+//! from scored PGN games (OpenBench data generation, any match).
 //!
 //! Every tool reads each record through its checksums and replays its moves. A file cut
 //! inside its last record (an interrupted run) loses that record with a message naming
@@ -7,9 +8,10 @@
 //! file and byte offset named.
 
 use super::{CliError, CliResult};
+use sable_formats::pgn::{GameError, PgnReader};
 use sable_formats::record::{
-    training_positions, Filter, GameRecord, GameResult, RecordError, RecordReader, RecordWriter,
-    Termination,
+    from_pgn_tree, training_positions, Filter, GameRecord, GameResult, RecordError, RecordReader,
+    RecordWriter, Termination,
 };
 use std::io::{BufRead, BufReader, BufWriter, Write};
 
@@ -61,6 +63,21 @@ enum Command {
         #[arg(required = true)]
         files: Vec<String>,
     },
+    /// Converts PGN games whose moves carry the engine's score in a comment (cutechess,
+    /// fastchess, OpenBench's datagen PGNs: `{+0.35/12 0.1s}`) into a record file for
+    /// `sable train`.
+    ///
+    /// Unscored moves before the first scored one are the opening; an unscored move
+    /// later ends the game's record there. A game that cannot be converted (no result,
+    /// no scores, an illegal move, a result the final position contradicts) is skipped
+    /// with its file and game number named; the others are kept.
+    FromPgn {
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// The record file (must not exist yet, or be empty).
+        #[arg(short, long)]
+        out: String,
+    },
 }
 
 pub fn run(args: Args) -> CliResult {
@@ -80,6 +97,7 @@ pub fn run(args: Args) -> CliResult {
         Command::Cat { files, out } => cat(&files, &out),
         Command::ToText { file, out, all } => to_text(&file, &out, all),
         Command::Validate { files } => validate(&files),
+        Command::FromPgn { files, out } => from_pgn(&files, &out),
     }
 }
 
@@ -406,6 +424,64 @@ fn validate(files: &[String]) -> CliResult {
         return Err(CliError::msg(format!(
             "{bad_files} of {} files have errors",
             files.len()
+        )));
+    }
+    Ok(())
+}
+
+/// At most this many skipped games are named one by one; the rest are only counted.
+const SKIPS_SHOWN: u64 = 20;
+
+fn from_pgn(files: &[String], out: &str) -> CliResult {
+    if let Some(f) = files.iter().find(|f| same_file(f, out)) {
+        return Err(CliError::msg(format!("{f}: is also the output")));
+    }
+    for f in files {
+        if std::fs::metadata(f).map_err(io(f))?.is_dir() {
+            return Err(CliError::msg(format!(
+                "{f}: is a directory, not a PGN file"
+            )));
+        }
+    }
+    let mut w = RecordWriter::new(BufWriter::new(create_new(out)?));
+    let (mut plies, mut skipped) = (0u64, 0u64);
+    for f in files {
+        let file = std::fs::File::open(f).map_err(io(f))?;
+        let reader = PgnReader::new(BufReader::new(file));
+        for (index, tree) in reader.trees(sable_chess::SanMode::Lenient).enumerate() {
+            let number = index + 1;
+            let why = match tree {
+                // A file that cannot be read stops the run: what it holds is unknown.
+                Err(e) if matches!(e.error, GameError::Io(_)) => {
+                    return Err(CliError::msg(format!("{f}: {e}")));
+                }
+                Err(e) => e.to_string(),
+                Ok(tree) => match from_pgn_tree(&tree, w.games() as u32) {
+                    Ok(g) => {
+                        plies += g.plies.len() as u64;
+                        w.write(&g)
+                            .map_err(|e| CliError::msg(format!("{out}: {e}")))?;
+                        continue;
+                    }
+                    Err(e) => e.to_string(),
+                },
+            };
+            skipped += 1;
+            if skipped <= SKIPS_SHOWN {
+                eprintln!("skipped: {f}: game {number}: {why}");
+            }
+        }
+    }
+    if skipped > SKIPS_SHOWN {
+        eprintln!("skipped: {} more games", skipped - SKIPS_SHOWN);
+    }
+    let games = w.games();
+    let bytes = w.bytes();
+    w.into_inner().flush().map_err(io(out))?;
+    println!("{games} games, {plies} positions, {bytes} bytes to {out}; {skipped} games skipped");
+    if games == 0 {
+        return Err(CliError::msg(format!(
+            "no game could be converted; {out} holds no records"
         )));
     }
     Ok(())

@@ -47,6 +47,7 @@
 mod crc;
 mod error;
 mod filter;
+mod from_pgn;
 mod game;
 mod packed;
 mod reader;
@@ -56,6 +57,7 @@ mod writer;
 pub use crc::crc32;
 pub use error::{EncodeError, RecordError, ReplayError};
 pub use filter::{training_positions, Filter, TrainingPosition, TrainingPositions};
+pub use from_pgn::{from_pgn_tree, parse_score_comment, FromPgnError};
 pub use game::{GameRecord, GameResult, Ply, Termination, HEADER_LEN, MAGIC, PLY_LEN, VERSION};
 pub use packed::{PackedPosition, UnpackError};
 pub use reader::RecordReader;
