@@ -101,6 +101,11 @@ pub struct Client<P: Player> {
     last_refresh: Option<Instant>,
     /// When we last asked for the suspended game, and how often.
     resume_asked: Option<(Instant, u32)>,
+    /// The opponent's clock in ms as of the board that put them on move, and when that
+    /// board came: their flag falls when the one outruns the other.
+    their_clock: Option<(Instant, i64)>,
+    /// When we last called their flag (repeated every few seconds while it stands).
+    flagged_at: Option<Instant>,
     started: Instant,
     summary: Summary,
 }
@@ -146,6 +151,8 @@ impl<P: Player> Client<P> {
             last_challenge: None,
             last_refresh: None,
             resume_asked: None,
+            their_clock: None,
+            flagged_at: None,
             seek_posted: false,
             started: Instant::now(),
             summary: Summary::default(),
@@ -313,6 +320,7 @@ impl<P: Player> Client<P> {
                 conn.send("date");
                 last_io = Instant::now();
             }
+            self.flag_if_out(&mut conn);
             let Some(incoming) = conn.next(Duration::from_millis(100)) else {
                 let idle = self.cfg.play.refresh_idle_ms;
                 if idle > 0
@@ -601,9 +609,66 @@ impl<P: Player> Client<P> {
                 }
             }
         }
+        self.watch_their_clock(conn, s, us);
         if s.turn == us && s.relation == Relation::PlayingMyMove {
             self.play_move(conn, s, us);
         }
+    }
+
+    /// Keeps the opponent's clock from a board. FICS ends a game on time only when the
+    /// other player calls `flag` (a server never flags for anyone), so a bot that does
+    /// not call it waits for ever on an opponent who left, and plays on against one
+    /// who is out of time. A board on our move with their clock below zero means they
+    /// moved after their flag fell: it is called at once.
+    fn watch_their_clock(&mut self, conn: &mut Connection, s: &Style12, us: Color) {
+        self.their_clock = None;
+        if !self.cfg.play.autoflag || (s.initial_min == 0 && s.increment_s == 0) {
+            return;
+        }
+        if s.turn == us {
+            if s.clock_ms(!us) < 0 {
+                self.call_flag(conn, s.clock_ms(!us));
+            }
+        } else {
+            self.their_clock = Some((Instant::now(), s.clock_ms(!us)));
+        }
+    }
+
+    /// Calls the opponent's flag when their clock, counted on from the last board, is
+    /// past zero by more than the server's rounding (whole seconds on servers without
+    /// millisecond clocks).
+    fn flag_if_out(&mut self, conn: &mut Connection) {
+        let Some((since, ms)) = self.their_clock else {
+            return;
+        };
+        if self.game.is_none() {
+            self.their_clock = None;
+            return;
+        }
+        let margin = match self.unit {
+            ClockUnit::Milliseconds => 300,
+            ClockUnit::Seconds => 1_000,
+        };
+        let left = ms - since.elapsed().as_millis() as i64;
+        if left < -margin {
+            self.call_flag(conn, left);
+        }
+    }
+
+    /// Sends `flag`, at most every three seconds (a refused flag is answered by the
+    /// server, and the clock it counts may differ from ours by the lag).
+    fn call_flag(&mut self, conn: &mut Connection, their_ms: i64) {
+        if self
+            .flagged_at
+            .is_some_and(|t| t.elapsed() < Duration::from_secs(3))
+        {
+            return;
+        }
+        self.flagged_at = Some(Instant::now());
+        self.log.line(&format!(
+            "their clock is out ({their_ms} ms by our count): calling their flag"
+        ));
+        conn.send("flag");
     }
 
     fn play_move(&mut self, conn: &mut Connection, s: &Style12, us: Color) {
@@ -764,6 +829,8 @@ impl<P: Player> Client<P> {
             return;
         };
         self.pending = None;
+        self.their_clock = None;
+        self.flagged_at = None;
         self.answered_ply = None;
         if result == GameResult::Unknown {
             if reason.contains("adjourn") {

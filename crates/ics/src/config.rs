@@ -185,6 +185,9 @@ pub struct PlayPolicy {
     /// Ask for the board again (`refresh`) when nothing came for this long during a
     /// game, in ms, in case a board was lost (0: never).
     pub refresh_idle_ms: u64,
+    /// Call the opponent's flag (`flag`) when their clock runs out: FICS servers end a
+    /// game on time only when asked.
+    pub autoflag: bool,
 }
 
 impl Default for PlayPolicy {
@@ -202,6 +205,7 @@ impl Default for PlayPolicy {
             draw_offer_after: 50,
             accept_abort_plies: 2,
             refresh_idle_ms: 60_000,
+            autoflag: true,
         }
     }
 }

@@ -382,3 +382,65 @@ fn challenges_outside_the_policy_are_declined_and_the_stop_flag_ends_the_run() {
     assert!(report.lines.iter().any(|l| l == "decline StandIn"));
     assert!(report.quit);
 }
+
+/// An opponent who stops moving (left, or lost its connection without the server
+/// noticing) runs out of time; FICS ends the game only when the other player calls
+/// `flag`. The client calls it once the clock is out, not before, with millisecond clocks
+/// and with FICS 1.6's whole seconds; with `autoflag` off it never does and the game
+/// stays open.
+#[test]
+fn an_opponent_out_of_time_is_flagged() {
+    for fics16 in [false, true] {
+        let dir = temp(if fics16 { "flag16" } else { "flag" });
+        let server = StandIn::start(Script {
+            games: vec![End::Stall(6)],
+            clock_ms: 4_000,
+            increment_s: 1,
+            fics16,
+            ..Script::default()
+        });
+        let mut cfg = config(server.port, &dir);
+        cfg.games = 1;
+        let (result, log) = run(cfg, Duration::from_secs(30));
+        let report = server.report();
+        result.expect("the client finishes");
+        assert_clean(&report, &log);
+        assert_eq!(report.games.len(), 1, "{}", log.join("\n"));
+        assert!(
+            report.games[0].reason.contains("StandIn forfeits on time"),
+            "{:?}\n{}",
+            report.games[0],
+            log.join("\n")
+        );
+        assert_eq!(
+            (report.flags_won, report.flags_refused),
+            (1, 0),
+            "fics16 {fics16}"
+        );
+        check_pgn_matches(&report, &dir.join("games.pgn"));
+    }
+
+    // Without autoflag the stalled game never ends: the client is still waiting when
+    // the stand-in's deadline closes the connection.
+    let dir = temp("noflag");
+    let server = StandIn::start(Script {
+        games: vec![End::Stall(6)],
+        clock_ms: 2_000,
+        increment_s: 1,
+        deadline: Duration::from_secs(8),
+        ..Script::default()
+    });
+    let mut cfg = config(server.port, &dir);
+    cfg.games = 1;
+    cfg.play.autoflag = false;
+    cfg.reconnect.max_attempts = 1;
+    let (_, log) = run(cfg, Duration::from_secs(30));
+    let report = server.report();
+    assert_eq!(
+        report.flags_won + report.flags_refused,
+        0,
+        "{}",
+        log.join("\n")
+    );
+    assert!(report.games.iter().all(|g| !g.reason.contains("forfeits")));
+}

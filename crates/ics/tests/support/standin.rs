@@ -25,6 +25,10 @@ pub enum End {
     /// The stand-in offers a draw on its turn at this ply; the game is drawn if the
     /// client answers `draw`, else goes on naturally.
     OfferDraw(usize),
+    /// The stand-in stops moving on its turn from this ply on, as a player who left:
+    /// its clock runs out and, as on FICS, the game ends only when the client calls
+    /// `flag`.
+    Stall(usize),
 }
 
 /// Hostile lines sent before the board of a given ply.
@@ -118,6 +122,10 @@ pub struct Report {
     pub illegal: Vec<String>,
     /// Games the client lost on time.
     pub client_flagged: u32,
+    /// `flag` calls of the client that found the stand-in out of time, and those that
+    /// did not (called too early, or with the client on move).
+    pub flags_won: u32,
+    pub flags_refused: u32,
     /// Every line the client sent, decoded.
     pub lines: Vec<String>,
     pub probes_acked: u32,
@@ -310,6 +318,11 @@ impl Server {
             conn.send("Do 'help' for a list of the commands that are available.");
         }
         conn.send_raw(b"fics% ");
+        if self.s.timeseal {
+            // One probe for certain, more at random below: a short game may see no
+            // random one.
+            conn.send_raw(b"[G]\0");
+        }
         for l in self.s.after_login.clone() {
             conn.send(&l);
         }
@@ -427,6 +440,7 @@ impl Server {
                 }
             }
             ["refresh"] => self.send_board_as(conn, Some(())),
+            ["flag"] => self.client_flags(conn),
             ["resign"] => {
                 if let Some(g) = &self.game {
                     let result = if g.client == Color::White {
@@ -742,6 +756,7 @@ impl Server {
                 self.end_game(conn, "StandIn forfeits on time", result_for_client);
                 return Flow::Continue;
             }
+            End::Stall(p) if ply >= p => return Flow::Continue,
             End::OfferDraw(p) if ply >= p && !g.draw_offered => {
                 conn.send("StandIn offers you a draw.");
                 if let Some(g) = self.game.as_mut() {
@@ -761,6 +776,34 @@ impl Server {
         self.send_board(conn);
         self.rules_end(conn);
         Flow::Continue
+    }
+
+    /// The client calls the stand-in's flag: a win on time if the stand-in is on move
+    /// with its clock run out, else refused as FICS refuses it.
+    fn client_flags(&mut self, conn: &mut Conn) {
+        let Some(g) = &self.game else {
+            conn.send("You are not playing a game.");
+            return;
+        };
+        let standin = !g.client;
+        let left = g.clocks[standin.index()]
+            - if g.pos.turn() == standin {
+                g.since.elapsed().as_millis() as i64
+            } else {
+                0
+            };
+        if left >= 0 {
+            self.report.flags_refused += 1;
+            conn.send("Your opponent is not out of time.");
+            return;
+        }
+        self.report.flags_won += 1;
+        let result = if g.client == Color::White {
+            "1-0"
+        } else {
+            "0-1"
+        };
+        self.end_game(conn, "StandIn forfeits on time", result);
     }
 
     /// Periodic work: the client's flag.
