@@ -506,7 +506,7 @@ impl Position {
     /// Whether moving our non-king piece from `from` to `to` (not en passant) leaves our
     /// king, on `king`, out of check: it answers any single check and leaves no pin.
     #[inline]
-    fn keeps_king_safe(&self, king: Square, from: Square, to: Square) -> bool {
+    pub(crate) fn keeps_king_safe(&self, king: Square, from: Square, to: Square) -> bool {
         if self.checkers.more_than_one() {
             return false;
         }
