@@ -260,6 +260,7 @@ impl Position {
         attacked
     }
 
+    /// Pawn moves, compiled once per colour so that every shift goes one known way.
     #[inline(always)]
     fn generate_pawns<const GEN: u8, S: MoveSink, A: Sliders>(
         &self,
@@ -267,8 +268,22 @@ impl Position {
         check_mask: SquareSet,
         sliders: A,
     ) {
-        let us = self.turn;
-        let white = us == Color::White;
+        if self.turn == Color::White {
+            self.generate_pawns_of::<GEN, S, A, true>(sink, check_mask, sliders);
+        } else {
+            self.generate_pawns_of::<GEN, S, A, false>(sink, check_mask, sliders);
+        }
+    }
+
+    #[inline(always)]
+    fn generate_pawns_of<const GEN: u8, S: MoveSink, A: Sliders, const WHITE: bool>(
+        &self,
+        sink: &mut S,
+        check_mask: SquareSet,
+        sliders: A,
+    ) {
+        let white = WHITE;
+        let us = if WHITE { Color::White } else { Color::Black };
         let king = self.king(us);
         let theirs = self.them();
         let empty = !self.occupied();
