@@ -249,9 +249,7 @@ impl Position {
             [body @ .., mark @ (b'+' | b'#')] => (body, Some(*mark)),
             body => (body, None),
         };
-        // Not `contains`, whose call into memchr costs more than a look at a few bytes.
-        let capture_mark = body.iter().any(|&b| b == b'x');
-        if !self.is_canonical_body(m, parsed, rivals, capture_mark) {
+        if !self.is_canonical_body(m, parsed, rivals, body.contains(&b'x')) {
             return Err(self.not_canonical(text, m, rivals));
         }
         let undo = self.make(m);
