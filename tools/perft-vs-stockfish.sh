@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Perft speed of Sable against Stockfish's `go perft`, single thread, in one run, on the
-# six standard perft positions of the Chess Programming Wiki (start, kiwipete, positions
-# 3 to 6). Prints nodes per CPU-second of both (user+system time of each process, which
-# other load on the machine disturbs far less than wall time) and the ratio per position.
+# Perft speed of Sable against Stockfish's `go perft` and cozy-chess, single thread, in
+# one run, on the six standard perft positions of the Chess Programming Wiki (start,
+# kiwipete, positions 3 to 6). Prints nodes per CPU-second of each (user+system time of
+# each process, which other load on the machine disturbs far less than wall time) and
+# Sable's ratios to both per position.
 #
 # Each position is counted REPS times: Stockfish in one process (`go perft` repeated, so
-# its start-up, mostly loading the network, is paid once), Sable as REPS processes whose
-# CPU times are summed. Depths and repetitions are set so that Stockfish takes a few
-# seconds per position; override them all with DEPTH=d REPS=n, or name positions to run:
+# its start-up, mostly loading the network, is paid once), Sable and cozy-chess as REPS
+# processes each whose CPU times are summed. cozy-chess is the `--cozy` mode of the
+# sable_chess perft bench (`cargo bench -p sable_chess --bench perft`; cozy-chess is a
+# dev-dependency from crates.io), built here unless COZY names it. Depths and
+# repetitions are set so that Stockfish takes a few seconds per position; override them
+# all with DEPTH=d REPS=n, or name positions to run:
 #   tools/perft-vs-stockfish.sh [start|kiwipete|pos3|pos4|pos5|pos6 ...]
 # CPU times come from bash's `time` (to the millisecond). Needs /usr/games/stockfish
 # (Debian `stockfish`).
@@ -16,6 +20,10 @@ cd "$(dirname "$0")/.."
 SF=${STOCKFISH:-/usr/games/stockfish}
 SABLE=${SABLE:-target/release/sable}
 [ -x "$SABLE" ] || cargo build --release -q -p sable
+# The bench executable, as cargo names it when it builds it.
+COZY=${COZY:-$(cargo bench -p sable_chess --bench perft --no-run 2>&1 |
+  sed -n 's/.*Executable .*(\(.*\))$/\1/p' | tail -n 1)}
+[ -x "$COZY" ] || { echo "no cozy-chess perft bench executable"; exit 1; }
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 # user+system CPU-seconds of a command, to the millisecond, on the last line of stderr.
 TIMEFORMAT='%3U %3S'
@@ -31,24 +39,35 @@ CASES=(
   "pos6|r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10|5|2"
 )
 
+# Runs a command (the rest of the arguments) REPS times; prints its last node count and
+# the CPU-seconds summed.
+repeat() { # reps command...
+  local reps=$1 nodes secs=0 i; shift
+  for ((i = 0; i < reps; i++)); do
+    { time "$@" > "$TMP/run.out"; } 2> "$TMP/run.time"
+    nodes=$(awk '/Nodes searched/ {print $3}' "$TMP/run.out")
+    secs=$(echo "$secs + $(cpu "$TMP/run.time")" | bc -l)
+  done
+  echo "$nodes $secs"
+}
+
 run_case() { # name fen depth reps
-  local name=$1 fen=$2 depth=$3 reps=$4 sf_nodes sable_nodes sable_s=0 i
+  local name=$1 fen=$2 depth=$3 reps=$4 sf_nodes sable_nodes sable_s cozy_nodes cozy_s i
   { echo "setoption name Threads value 1"; echo "position fen $fen"
     for ((i = 0; i < reps; i++)); do echo "go perft $depth"; done
     # Stockfish finishes each perft before reading the next line, so `quit` can wait.
     echo quit; } > "$TMP/in"
   { time "$SF" < "$TMP/in" > "$TMP/sf.out" 2> /dev/null; } 2> "$TMP/sf"
   sf_nodes=$(awk '/Nodes searched/ {n = $3; c++} END {if (c) print n}' "$TMP/sf.out")
-  for ((i = 0; i < reps; i++)); do
-    { time "$SABLE" perft "$depth" --fen "$fen" > "$TMP/sable.out"; } 2> "$TMP/sable"
-    sable_nodes=$(awk '/Nodes searched/ {print $3}' "$TMP/sable.out")
-    sable_s=$(echo "$sable_s + $(cpu "$TMP/sable")" | bc -l)
-  done
+  read -r sable_nodes sable_s < <(repeat "$reps" "$SABLE" perft "$depth" --fen "$fen")
+  read -r cozy_nodes cozy_s < <(repeat "$reps" "$COZY" --cozy "$depth" "$fen")
   local sf_s; sf_s=$(cpu "$TMP/sf")
-  [ "$sf_nodes" = "$sable_nodes" ] || { echo "$name: node counts differ: stockfish $sf_nodes, sable $sable_nodes"; exit 1; }
-  printf '%-9s depth %s x%s %11s nodes  stockfish %6.3f CPU-s (%5.1f Mnps)  sable %6.3f CPU-s (%5.1f Mnps)  ratio %.2fx\n' \
-    "$name" "$depth" "$reps" "$sable_nodes" "$sf_s" "$(echo "$sf_nodes * $reps / $sf_s / 1000000" | bc -l)" \
-    "$sable_s" "$(echo "$sable_nodes * $reps / $sable_s / 1000000" | bc -l)" "$(echo "$sf_s / $sable_s" | bc -l)"
+  [ "$sf_nodes" = "$sable_nodes" ] && [ "$cozy_nodes" = "$sable_nodes" ] ||
+    { echo "$name: node counts differ: stockfish $sf_nodes, sable $sable_nodes, cozy-chess $cozy_nodes"; exit 1; }
+  mnps() { echo "$sable_nodes * $reps / $1 / 1000000" | bc -l; }
+  printf '%-9s depth %s x%s %11s nodes  stockfish %6.3f CPU-s (%5.1f Mnps)  cozy-chess %6.3f CPU-s (%5.1f Mnps)  sable %6.3f CPU-s (%5.1f Mnps)  vs stockfish %.2fx  vs cozy-chess %.2fx\n' \
+    "$name" "$depth" "$reps" "$sable_nodes" "$sf_s" "$(mnps "$sf_s")" "$cozy_s" "$(mnps "$cozy_s")" \
+    "$sable_s" "$(mnps "$sable_s")" "$(echo "$sf_s / $sable_s" | bc -l)" "$(echo "$cozy_s / $sable_s" | bc -l)"
 }
 
 for c in "${CASES[@]}"; do

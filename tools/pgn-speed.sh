@@ -1,6 +1,7 @@
 #!/bin/sh
 # PGN reading and replaying speed in one run: Sable, pgn-reader + shakmaty and
-# python-chess on the same files, best of 3 each, with the ratios (a Markdown table).
+# python-chess on the same files, best of 3 each by CPU time, with the ratios (a Markdown
+# table).
 #
 #   tools/pgn-speed.sh [--rounds N] [--no-python] [FILE...]
 #

@@ -1,8 +1,8 @@
-//! Finds the slider magics and lays out the attack table that `src/attacks` embeds.
+//! Finds the slider magics and lays out the attack tables that `src/attacks` embeds.
 //!
-//! The search is seeded, so every build produces the same table. With BMI2 enabled at
-//! build time (`-C target-feature=+bmi2` or `target-cpu=native` on such a CPU), the
-//! table is laid out for PEXT indexing instead of magic multiplication.
+//! The search is seeded, so every build produces the same tables. Two layouts of one
+//! table: indexed by magic multiplication, and (for x86-64 targets) by PEXT, which CPUs
+//! with BMI2 use. Both give each square the same slice, so one offset serves both.
 
 #[path = "src/attacks/gen.rs"]
 #[allow(dead_code)]
@@ -29,32 +29,25 @@ fn pext(value: u64, mut mask: u64) -> u64 {
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/attacks/gen.rs");
-    let features = std::env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
-    let use_pext = features.split(',').any(|f| f == "bmi2");
     let little = std::env::var("CARGO_CFG_TARGET_ENDIAN").as_deref() != Ok("big");
 
     let mut rng = Rng::new(0x5AB1_E5AB_1E00_0001);
     let mut table: Vec<u64> = Vec::new();
+    let mut pext_table: Vec<u64> = Vec::new();
     let mut src = String::new();
     for (name, slider) in [("BISHOP", Slider::Bishop), ("ROOK", Slider::Rook)] {
         writeln!(src, "pub(crate) const {name}_MAGICS: [Magic; 64] = [").unwrap();
         for sq in 0..64u8 {
             let mask = relevant_mask(slider, sq);
             let bits = mask.count_ones();
-            let magic = if use_pext {
-                0
-            } else {
-                find_magic(slider, sq, bits, u64::MAX, &mut rng).expect("magic exists")
-            };
+            let magic = find_magic(slider, sq, bits, u64::MAX, &mut rng).expect("magic exists");
             let offset = table.len();
             table.resize(offset + (1 << bits), 0);
+            pext_table.resize(offset + (1 << bits), 0);
             for occ in subsets(mask) {
-                let index = if use_pext {
-                    pext(occ, mask) as usize
-                } else {
-                    magic_index(occ, mask, magic, bits)
-                };
-                table[offset + index] = sliding_attacks(slider, sq, occ);
+                let attacks = sliding_attacks(slider, sq, occ);
+                table[offset + magic_index(occ, mask, magic, bits)] = attacks;
+                pext_table[offset + pext(occ, mask) as usize] = attacks;
             }
             writeln!(
                 src,
@@ -73,15 +66,18 @@ fn main() {
     .unwrap();
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     std::fs::write(out.join("magics.rs"), src).unwrap();
-    let bytes: Vec<u8> = table
-        .iter()
-        .flat_map(|v| {
-            if little {
-                v.to_le_bytes()
-            } else {
-                v.to_be_bytes()
-            }
-        })
-        .collect();
-    std::fs::write(out.join("slider_attacks.bin"), bytes).unwrap();
+    let bytes = |table: &[u64]| -> Vec<u8> {
+        table
+            .iter()
+            .flat_map(|v| {
+                if little {
+                    v.to_le_bytes()
+                } else {
+                    v.to_be_bytes()
+                }
+            })
+            .collect()
+    };
+    std::fs::write(out.join("slider_attacks.bin"), bytes(&table)).unwrap();
+    std::fs::write(out.join("slider_attacks_pext.bin"), bytes(&pext_table)).unwrap();
 }

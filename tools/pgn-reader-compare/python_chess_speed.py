@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """python-chess reading and replaying a PGN file: `chess.pgn.read_game` in a loop (each
 move's SAN is parsed and played on the board as the game is built), from the text in
-memory, best of ROUNDS. Prints one line: `games moves errors seconds`, where moves counts
-every move node (variations too) and errors the games python-chess logged an error for.
+memory, best of ROUNDS, timed by the CPU time of the process (as the Rust readers are).
+Prints one line: `games moves errors seconds`, where moves counts every move node
+(variations too) and errors the games python-chess logged an error for.
 
 Usage: python_chess_speed.py FILE [ROUNDS]
 """
@@ -40,9 +41,9 @@ def main():
     best = float("inf")
     counts = None
     for _ in range(rounds):
-        start = time.perf_counter()
+        start = time.process_time()
         counts = read_all(text)
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     print(*counts, f"{best:.6f}")
 
 

@@ -4,6 +4,10 @@
 //! named to run only those (`-- kiwipete "position 3"`); `--quick` runs two plies less.
 //! Prints nodes/second for each and the ratio; the best of three runs counts, to damp
 //! noise from other processes.
+//!
+//! `-- --cozy DEPTH FEN` counts one position with cozy-chess alone and prints
+//! `Nodes searched: N` as `sable perft` does: `tools/perft-vs-stockfish.sh` times it
+//! beside Stockfish and Sable.
 
 use cozy_chess::Board;
 use sable_chess::{perft, CastlingMode, Position};
@@ -42,6 +46,20 @@ fn best_of<F: FnMut() -> u64>(runs: usize, mut f: F) -> (u64, f64) {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(at) = args.iter().position(|a| a == "--cozy") {
+        let (Some(depth), Some(fen)) = (args.get(at + 1), args.get(at + 2)) else {
+            panic!("--cozy DEPTH FEN");
+        };
+        let depth: u8 = depth.parse().expect("--cozy DEPTH FEN: depth");
+        let board: Board = fen.parse().expect("--cozy DEPTH FEN: FEN");
+        let nodes = if depth == 0 {
+            1
+        } else {
+            cozy_perft(&board, depth)
+        };
+        println!("Nodes searched: {nodes}");
+        return;
+    }
     let quick = args.iter().any(|a| a == "--quick");
     let names: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     let cases = [

@@ -1,6 +1,9 @@
 //! Perft: counting the leaves of the legal move tree, the standard test of a move
 //! generator. Leaves are counted in bulk (the legal-move count at depth 1).
 
+#[cfg(target_arch = "x86_64")]
+use crate::attacks::Pext;
+use crate::attacks::{Built, Sliders};
 use crate::{Move, MoveList, Position};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,6 +23,10 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 fn perft_inner(pos: &mut Position, depth: u32) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("popcnt") {
+        if let Some(pext) = Pext::fast() {
+            // SAFETY: the CPU has POPCNT (checked just above) and BMI2 (a `Pext` exists).
+            return unsafe { perft_bmi2(pos, depth, pext) };
+        }
         // SAFETY: the CPU has POPCNT, checked just above.
         return unsafe { perft_popcnt(pos, depth) };
     }
@@ -27,22 +34,27 @@ fn perft_inner(pos: &mut Position, depth: u32) -> u64 {
 }
 
 /// One level of the recursion, inlined into each build below so that move generation is
-/// compiled with that build's target features.
+/// compiled with that build's target features and slider lookups.
 #[inline(always)]
-fn perft_step(pos: &mut Position, depth: u32, child: impl Fn(&mut Position, u32) -> u64) -> u64 {
+fn perft_step<A: Sliders>(
+    pos: &mut Position,
+    depth: u32,
+    sliders: A,
+    child: impl Fn(&mut Position, u32) -> u64,
+) -> u64 {
     match depth {
         0 => 1,
-        1 => pos.count_legal_inline(),
+        1 => pos.count_legal_with(sliders),
         _ => {
             let mut moves = MoveList::new();
-            pos.legal_moves_into(&mut moves);
+            pos.legal_moves_into_with(&mut moves, sliders);
             let mut nodes = 0;
             for &m in moves.iter() {
                 let undo = pos.make_unkeyed(m);
                 // The last ply is counted here rather than through `child`: most calls
                 // are at this depth, and the count inlined into the loop saves a call.
                 nodes += if depth == 2 {
-                    pos.count_legal_inline()
+                    pos.count_legal_with(sliders)
                 } else {
                     child(pos, depth - 1)
                 };
@@ -59,11 +71,19 @@ fn perft_step(pos: &mut Position, depth: u32, child: impl Fn(&mut Position, u32)
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
 fn perft_popcnt(pos: &mut Position, depth: u32) -> u64 {
-    perft_step(pos, depth, |p, d| perft_popcnt(p, d))
+    perft_step(pos, depth, Built, |p, d| perft_popcnt(p, d))
+}
+
+/// The copy for CPUs with a fast PEXT (see `Pext::fast`): slider attacks indexed by
+/// PEXT instead of a magic multiplication.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi2")]
+fn perft_bmi2(pos: &mut Position, depth: u32, pext: Pext) -> u64 {
+    perft_step(pos, depth, pext, |p, d| perft_bmi2(p, d, pext))
 }
 
 fn perft_portable(pos: &mut Position, depth: u32) -> u64 {
-    perft_step(pos, depth, perft_portable)
+    perft_step(pos, depth, Built, perft_portable)
 }
 
 /// Leaf counts below each legal move (Stockfish's `go perft` divide), in generation order.
@@ -267,5 +287,50 @@ impl fmt::Display for PerftCase {
             write!(f, " ;D{d} {n}")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every build of the recursion this CPU can run gives the same counts (the suites
+    /// test `perft`, which runs only the fastest one).
+    #[test]
+    fn every_build_counts_alike() {
+        let cases = [
+            (crate::STARTPOS_FEN, 4, 197_281),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                3,
+                97_862,
+            ),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4, 43_238),
+            (
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                3,
+                9_467,
+            ),
+            (
+                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                3,
+                62_379,
+            ),
+        ];
+        for (fen, depth, nodes) in cases {
+            let pos = Position::from_fen(fen, crate::CastlingMode::Standard).unwrap();
+            assert_eq!(perft_portable(&mut pos.clone(), depth), nodes, "{fen}");
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("popcnt") {
+                // SAFETY: the CPU has POPCNT, checked just above.
+                assert_eq!(unsafe { perft_popcnt(&mut pos.clone(), depth) }, nodes);
+                if std::is_x86_feature_detected!("bmi2") {
+                    // Whether or not its PEXT is fast: this is about the counts.
+                    let pext = Pext::detected();
+                    // SAFETY: the CPU has POPCNT and BMI2, checked above.
+                    assert_eq!(unsafe { perft_bmi2(&mut pos.clone(), depth, pext) }, nodes);
+                }
+            }
+        }
     }
 }

@@ -1,5 +1,9 @@
 //! Attack tables: leapers and rays computed by `const fn`, sliders by fancy magic
-//! bitboards (or PEXT when built with BMI2) from a table laid out by `build.rs`.
+//! bitboards or by PEXT, from tables laid out by `build.rs`.
+//!
+//! Which slider lookup runs: a build for BMI2 CPUs (`-C target-feature=+bmi2`) uses PEXT
+//! everywhere; any other build uses magics, and code that picks its lookups at run time
+//! through [`Sliders`] (perft) may use PEXT once the CPU is known to have a fast one.
 
 pub mod gen;
 
@@ -17,15 +21,12 @@ pub(crate) struct Magic {
 
 include!(concat!(env!("OUT_DIR"), "/magics.rs"));
 
-const SLIDER_BYTES: &[u8; SLIDER_TABLE_LEN * 8] =
-    include_bytes!(concat!(env!("OUT_DIR"), "/slider_attacks.bin"));
-
-/// Decodes the table at compile time, so no run-time initialisation is needed.
-const fn decode_table() -> [u64; SLIDER_TABLE_LEN] {
+/// Decodes a table at compile time, so no run-time initialisation is needed.
+const fn decode_table(bytes: &[u8; SLIDER_TABLE_LEN * 8]) -> [u64; SLIDER_TABLE_LEN] {
     let mut out = [0u64; SLIDER_TABLE_LEN];
     let mut i = 0;
     while i < SLIDER_TABLE_LEN {
-        let b = SLIDER_BYTES;
+        let b = bytes;
         let j = i * 8;
         out[i] = u64::from_ne_bytes([
             b[j],
@@ -42,16 +43,41 @@ const fn decode_table() -> [u64; SLIDER_TABLE_LEN] {
     out
 }
 
-static SLIDER_TABLE: [u64; SLIDER_TABLE_LEN] = decode_table();
+/// Slider attacks indexed by magic multiplication.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+static SLIDER_TABLE: [u64; SLIDER_TABLE_LEN] = decode_table(include_bytes!(concat!(
+    env!("OUT_DIR"),
+    "/slider_attacks.bin"
+)));
+
+/// The same attacks indexed by PEXT of the occupancy under the square's mask.
+#[cfg(target_arch = "x86_64")]
+static PEXT_TABLE: [u64; SLIDER_TABLE_LEN] = decode_table(include_bytes!(concat!(
+    env!("OUT_DIR"),
+    "/slider_attacks_pext.bin"
+)));
 
 #[inline(always)]
 fn slider_lookup(m: &Magic, occupied: SquareSet) -> SquareSet {
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
     // SAFETY: the `bmi2` target feature is enabled for this whole build (checked by cfg).
-    let index = unsafe { core::arch::x86_64::_pext_u64(occupied.0, m.mask) } as usize;
+    return unsafe { pext_lookup(m, occupied) };
     #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    let index = ((occupied.0 & m.mask).wrapping_mul(m.magic) >> m.shift) as usize;
-    SquareSet(SLIDER_TABLE[m.offset + index])
+    {
+        let index = ((occupied.0 & m.mask).wrapping_mul(m.magic) >> m.shift) as usize;
+        SquareSet(SLIDER_TABLE[m.offset + index])
+    }
+}
+
+/// # Safety
+/// The CPU must have BMI2. Inlined into code compiled with BMI2 enabled, PEXT is one
+/// instruction; elsewhere it is a call.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn pext_lookup(m: &Magic, occupied: SquareSet) -> SquareSet {
+    // SAFETY: the caller promises BMI2.
+    let index = unsafe { core::arch::x86_64::_pext_u64(occupied.0, m.mask) } as usize;
+    SquareSet(PEXT_TABLE[m.offset + index])
 }
 
 /// Bishop attacks from `sq` with blockers `occupied`.
@@ -69,6 +95,89 @@ pub fn rook_attacks(sq: Square, occupied: SquareSet) -> SquareSet {
 #[inline]
 pub fn queen_attacks(sq: Square, occupied: SquareSet) -> SquareSet {
     bishop_attacks(sq, occupied) | rook_attacks(sq, occupied)
+}
+
+/// Slider lookups chosen once for a whole move generation: the build's own
+/// ([`Built`]), or PEXT picked at run time ([`Pext`]). Code generic over it is compiled
+/// once per choice, each copy with its lookups inlined.
+pub(crate) trait Sliders: Copy {
+    fn bishop(self, sq: Square, occupied: SquareSet) -> SquareSet;
+    fn rook(self, sq: Square, occupied: SquareSet) -> SquareSet;
+}
+
+/// [`bishop_attacks`] and [`rook_attacks`]: what the build was compiled for.
+#[derive(Clone, Copy)]
+pub(crate) struct Built;
+
+impl Sliders for Built {
+    #[inline(always)]
+    fn bishop(self, sq: Square, occupied: SquareSet) -> SquareSet {
+        bishop_attacks(sq, occupied)
+    }
+    #[inline(always)]
+    fn rook(self, sq: Square, occupied: SquareSet) -> SquareSet {
+        rook_attacks(sq, occupied)
+    }
+}
+
+/// PEXT lookups. A value exists only on a CPU found to have BMI2 ([`Pext::fast`]), so
+/// its lookups are sound; they are fast where inlined into code compiled with BMI2.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+pub(crate) struct Pext(());
+
+#[cfg(target_arch = "x86_64")]
+impl Pext {
+    /// `Some` on a CPU with BMI2 whose PEXT is fast. AMD's families 15h to 18h (up to
+    /// Zen 2, and Hygon's Zen) run PEXT in microcode, many times slower than a magic
+    /// lookup; Intel since Haswell and AMD since Zen 3 run it in one instruction.
+    pub(crate) fn fast() -> Option<Pext> {
+        static FAST: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        let fast = *FAST.get_or_init(|| {
+            if !std::is_x86_feature_detected!("bmi2") {
+                return false;
+            }
+            use core::arch::x86_64::__cpuid;
+            let vendor = __cpuid(0);
+            let vendor = [vendor.ebx, vendor.edx, vendor.ecx];
+            // "AuthenticAMD" and "HygonGenuine", as CPUID spells them in three registers.
+            let amd = vendor == [0x6874_7541, 0x6974_6e65, 0x444d_4163];
+            let hygon = vendor == [0x6f67_7948, 0x6e65_476e, 0x656e_6975];
+            if !(amd || hygon) {
+                return true;
+            }
+            let eax = __cpuid(1).eax;
+            let base = (eax >> 8) & 0xf;
+            let family = if base == 0xf {
+                base + ((eax >> 20) & 0xff)
+            } else {
+                base
+            };
+            family >= 0x19
+        });
+        fast.then_some(Pext(()))
+    }
+
+    /// A `Pext` on any CPU with BMI2, fast or not (for tests).
+    #[cfg(test)]
+    pub(crate) fn detected() -> Pext {
+        assert!(std::is_x86_feature_detected!("bmi2"));
+        Pext(())
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Sliders for Pext {
+    #[inline(always)]
+    fn bishop(self, sq: Square, occupied: SquareSet) -> SquareSet {
+        // SAFETY: a `Pext` exists only where BMI2 was detected (`Pext::fast`).
+        unsafe { pext_lookup(&BISHOP_MAGICS[sq.index()], occupied) }
+    }
+    #[inline(always)]
+    fn rook(self, sq: Square, occupied: SquareSet) -> SquareSet {
+        // SAFETY: as for `bishop`.
+        unsafe { pext_lookup(&ROOK_MAGICS[sq.index()], occupied) }
+    }
 }
 
 const fn leaper_table(deltas: &[(i8, i8)]) -> [u64; 64] {
@@ -238,6 +347,31 @@ mod tests {
                 );
                 assert_eq!(
                     rook_attacks(sq, o).0,
+                    gen::sliding_attacks(gen::Slider::Rook, sq.index() as u8, occ)
+                );
+            }
+        }
+    }
+
+    /// The run-time PEXT lookups, where this CPU has BMI2, agree with the ray walk.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn pext_sliders_match_ray_walk() {
+        if !std::is_x86_feature_detected!("bmi2") {
+            return;
+        }
+        let pext = Pext(());
+        let mut rng = gen::Rng::new(11);
+        for _ in 0..2000 {
+            let occ = rng.next_u64() & rng.next_u64();
+            for sq in Square::all() {
+                let o = SquareSet(occ);
+                assert_eq!(
+                    pext.bishop(sq, o).0,
+                    gen::sliding_attacks(gen::Slider::Bishop, sq.index() as u8, occ)
+                );
+                assert_eq!(
+                    pext.rook(sq, o).0,
                     gen::sliding_attacks(gen::Slider::Rook, sq.index() as u8, occ)
                 );
             }

@@ -16,7 +16,7 @@ pub use movegen::{GenType, MoveSink};
 
 use crate::attacks::{
     self, between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks,
-    rook_attacks, rook_rays,
+    rook_attacks, rook_rays, Built, Sliders,
 };
 use crate::castling::{CastleSide, Castling};
 use crate::{zobrist, Color, Move, MoveKind, Piece, Role, Square, SquareSet};
@@ -221,12 +221,23 @@ impl Position {
     /// Whether `by` attacks `sq` given occupancy `occupied`.
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color, occupied: SquareSet) -> bool {
+        self.is_attacked_with(sq, by, occupied, Built)
+    }
+
+    #[inline(always)]
+    fn is_attacked_with<A: Sliders>(
+        &self,
+        sq: Square,
+        by: Color,
+        occupied: SquareSet,
+        sliders: A,
+    ) -> bool {
         let them = self.by_color(by);
         (pawn_attacks(!by, sq) & them & self.by_role(Role::Pawn)).any()
             || (knight_attacks(sq) & them & self.by_role(Role::Knight)).any()
             || (king_attacks(sq) & them & self.by_role(Role::King)).any()
-            || (bishop_attacks(sq, occupied) & them & self.diagonal_sliders()).any()
-            || (rook_attacks(sq, occupied) & them & self.line_sliders()).any()
+            || (sliders.bishop(sq, occupied) & them & self.diagonal_sliders()).any()
+            || (sliders.rook(sq, occupied) & them & self.line_sliders()).any()
     }
 
     /// Pieces of `color` that stand alone between `king_sq` and an enemy slider aiming at it.
@@ -506,7 +517,7 @@ impl Position {
     /// Whether moving our non-king piece from `from` to `to` (not en passant) leaves our
     /// king, on `king`, out of check: it answers any single check and leaves no pin.
     #[inline]
-    fn keeps_king_safe(&self, king: Square, from: Square, to: Square) -> bool {
+    pub(crate) fn keeps_king_safe(&self, king: Square, from: Square, to: Square) -> bool {
         if self.checkers.more_than_one() {
             return false;
         }
@@ -537,6 +548,16 @@ impl Position {
 
     /// Whether en passant from `from` to the ep square `to` leaves our king safe.
     pub(crate) fn ep_is_legal(&self, from: Square, to: Square) -> bool {
+        self.ep_is_legal_with(from, to, Built)
+    }
+
+    #[inline(always)]
+    pub(crate) fn ep_is_legal_with<A: Sliders>(
+        &self,
+        from: Square,
+        to: Square,
+        sliders: A,
+    ) -> bool {
         let us = self.turn;
         let king = self.king(us);
         let captured = Square::from_coords(to.file(), from.rank());
@@ -550,8 +571,8 @@ impl Position {
         }
         let occupied = (self.occupied() - from - captured) | to;
         let them = self.them();
-        (rook_attacks(king, occupied) & them & self.line_sliders()).is_empty()
-            && (bishop_attacks(king, occupied) & them & self.diagonal_sliders()).is_empty()
+        (sliders.rook(king, occupied) & them & self.line_sliders()).is_empty()
+            && (sliders.bishop(king, occupied) & them & self.diagonal_sliders()).is_empty()
     }
 
     /// Whether castling on `side` is legal now (rights, empty path, no attacked square).
@@ -560,16 +581,27 @@ impl Position {
         let Some(rook) = self.castling.rook(us, side) else {
             return false;
         };
-        let occupied = self.occupied();
-        if self.checkers.any() || occupied.intersects(self.castling.path(us, side)) {
-            return false;
-        }
+        self.checkers.is_empty()
+            && !self.occupied().intersects(self.castling.path(us, side))
+            && self.castle_path_safe(side, rook, Built)
+    }
+
+    /// The last test of [`Position::can_castle`], once the right, the empty path and
+    /// the absence of check are known: no square the king crosses is attacked.
+    #[inline(always)]
+    pub(crate) fn castle_path_safe<A: Sliders>(
+        &self,
+        side: CastleSide,
+        rook: Square,
+        sliders: A,
+    ) -> bool {
+        let us = self.turn;
         // The rook is lifted too: in Chess960 it may shield the king's destination.
-        let without = occupied - self.king(us) - rook;
+        let without = self.occupied() - self.king(us) - rook;
         self.castling
             .king_path(us, side)
             .into_iter()
-            .all(|sq| !self.is_attacked(sq, !us, without))
+            .all(|sq| !self.is_attacked_with(sq, !us, without, sliders))
     }
 
     // ---- Keys ----------------------------------------------------------------------

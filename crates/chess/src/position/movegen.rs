@@ -3,8 +3,8 @@
 
 use super::Position;
 use crate::attacks::{
-    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks,
-    rook_attacks, rook_rays,
+    between, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks, rook_rays, Built,
+    Sliders,
 };
 use crate::castling::CastleSide;
 use crate::{Color, Move, MoveList, Rank, Role, Square, SquareSet};
@@ -94,35 +94,35 @@ impl Position {
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate::<ALL, _>(&mut list);
+        self.generate::<ALL, _, _>(&mut list, Built);
         list
     }
 
     /// Appends all legal moves to `list`.
     pub fn legal_moves_into(&self, list: &mut MoveList) {
-        self.generate::<ALL, _>(list);
+        self.generate::<ALL, _, _>(list, Built);
     }
 
     /// Appends the legal moves of the given type to `list`.
     pub fn generate_into(&self, gen: GenType, list: &mut MoveList) {
         match gen {
-            GenType::All => self.generate::<ALL, _>(list),
-            GenType::Noisy => self.generate::<NOISY, _>(list),
-            GenType::Quiet => self.generate::<QUIET, _>(list),
+            GenType::All => self.generate::<ALL, _, _>(list, Built),
+            GenType::Noisy => self.generate::<NOISY, _, _>(list, Built),
+            GenType::Quiet => self.generate::<QUIET, _, _>(list, Built),
         }
     }
 
     /// Legal captures and promotions.
     pub fn noisy_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate::<NOISY, _>(&mut list);
+        self.generate::<NOISY, _, _>(&mut list, Built);
         list
     }
 
     /// Legal quiet moves (no capture, no promotion), castling included.
     pub fn quiet_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate::<QUIET, _>(&mut list);
+        self.generate::<QUIET, _, _>(&mut list, Built);
         list
     }
 
@@ -130,7 +130,7 @@ impl Position {
     pub fn evasions(&self) -> MoveList {
         let mut list = MoveList::new();
         if self.in_check() {
-            self.generate::<ALL, _>(&mut list);
+            self.generate::<ALL, _, _>(&mut list, Built);
         }
         list
     }
@@ -140,25 +140,38 @@ impl Position {
         self.count_legal_inline()
     }
 
+    /// `count_legal` with the given slider lookups, inlined into callers compiled with
+    /// extra target features.
+    #[inline(always)]
+    pub(crate) fn count_legal_with<A: Sliders>(&self, sliders: A) -> u64 {
+        let mut c = Counter(0);
+        self.generate::<ALL, _, A>(&mut c, sliders);
+        c.0
+    }
+
     /// `count_legal`, inlined into callers compiled with extra target features.
     #[inline(always)]
     pub(crate) fn count_legal_inline(&self) -> u64 {
-        let mut c = Counter(0);
-        self.generate::<ALL, _>(&mut c);
-        c.0
+        self.count_legal_with(Built)
+    }
+
+    /// `legal_moves_into` with the given slider lookups, inlined.
+    #[inline(always)]
+    pub(crate) fn legal_moves_into_with<A: Sliders>(&self, list: &mut MoveList, sliders: A) {
+        self.generate::<ALL, _, A>(list, sliders);
     }
 
     /// Feeds every legal move of type `GEN` into `sink`.
     pub fn generate_with<S: MoveSink>(&self, gen: GenType, sink: &mut S) {
         match gen {
-            GenType::All => self.generate::<ALL, _>(sink),
-            GenType::Noisy => self.generate::<NOISY, _>(sink),
-            GenType::Quiet => self.generate::<QUIET, _>(sink),
+            GenType::All => self.generate::<ALL, _, _>(sink, Built),
+            GenType::Noisy => self.generate::<NOISY, _, _>(sink, Built),
+            GenType::Quiet => self.generate::<QUIET, _, _>(sink, Built),
         }
     }
 
     #[inline(always)]
-    fn generate<const GEN: u8, S: MoveSink>(&self, sink: &mut S) {
+    fn generate<const GEN: u8, S: MoveSink, A: Sliders>(&self, sink: &mut S, sliders: A) {
         let us = self.turn;
         let king = self.king(us);
         let mine = self.us();
@@ -181,9 +194,9 @@ impl Position {
             let orthogonal = self.line_sliders() & theirs;
             for to in safe {
                 let hit = ((bishop_rays(to) & diagonal).any()
-                    && (bishop_attacks(to, without_king) & diagonal).any())
+                    && (sliders.bishop(to, without_king) & diagonal).any())
                     || ((rook_rays(to) & orthogonal).any()
-                        && (rook_attacks(to, without_king) & orthogonal).any());
+                        && (sliders.rook(to, without_king) & orthogonal).any());
                 if !hit {
                     sink.push(Move::normal(king, to));
                 }
@@ -203,26 +216,29 @@ impl Position {
             sink.push_set(from, knight_attacks(from) & target);
         }
         for from in mine & self.diagonal_sliders() {
-            let mut t = bishop_attacks(from, occupied) & target;
+            let mut t = sliders.bishop(from, occupied) & target;
             if pinned.contains(from) {
                 t &= line(king, from);
             }
             sink.push_set(from, t);
         }
         for from in mine & self.line_sliders() {
-            let mut t = rook_attacks(from, occupied) & target;
+            let mut t = sliders.rook(from, occupied) & target;
             if pinned.contains(from) {
                 t &= line(king, from);
             }
             sink.push_set(from, t);
         }
 
-        self.generate_pawns::<GEN, S>(sink, check_mask);
+        self.generate_pawns::<GEN, S, A>(sink, check_mask, sliders);
 
         if GEN != NOISY && self.checkers.is_empty() && self.castling.has_any(us) {
             for side in CastleSide::ALL {
                 if let Some(rook) = self.castling.rook(us, side) {
-                    if self.can_castle(side) {
+                    // The emptiness of the path first: it settles nearly every case.
+                    if !occupied.intersects(self.castling.path(us, side))
+                        && self.castle_path_safe(side, rook, sliders)
+                    {
                         sink.push(Move::castle(king, rook));
                     }
                 }
@@ -244,10 +260,30 @@ impl Position {
         attacked
     }
 
+    /// Pawn moves, compiled once per colour so that every shift goes one known way.
     #[inline(always)]
-    fn generate_pawns<const GEN: u8, S: MoveSink>(&self, sink: &mut S, check_mask: SquareSet) {
-        let us = self.turn;
-        let white = us == Color::White;
+    fn generate_pawns<const GEN: u8, S: MoveSink, A: Sliders>(
+        &self,
+        sink: &mut S,
+        check_mask: SquareSet,
+        sliders: A,
+    ) {
+        if self.turn == Color::White {
+            self.generate_pawns_of::<GEN, S, A, true>(sink, check_mask, sliders);
+        } else {
+            self.generate_pawns_of::<GEN, S, A, false>(sink, check_mask, sliders);
+        }
+    }
+
+    #[inline(always)]
+    fn generate_pawns_of<const GEN: u8, S: MoveSink, A: Sliders, const WHITE: bool>(
+        &self,
+        sink: &mut S,
+        check_mask: SquareSet,
+        sliders: A,
+    ) {
+        let white = WHITE;
+        let us = if WHITE { Color::White } else { Color::Black };
         let king = self.king(us);
         let theirs = self.them();
         let empty = !self.occupied();
@@ -273,7 +309,7 @@ impl Position {
             }
             if let Some(ep) = self.ep_square {
                 for from in pawn_attacks(!us, ep) & pawns {
-                    if self.ep_is_legal(from, ep) {
+                    if self.ep_is_legal_with(from, ep, sliders) {
                         sink.push(Move::en_passant(from, ep));
                     }
                 }

@@ -4,7 +4,7 @@ use super::syntax::{parse_lenient_syntax, parse_strict_syntax};
 use super::{piece_attacks, Parsed, SanError, SanMode};
 use crate::attacks::pawn_attacks;
 use crate::castling::CastleSide;
-use crate::{Color, File, Move, Position, Rank, Role, Square, SquareSet, Undo};
+use crate::{Color, File, Move, MoveKind, Position, Rank, Role, Square, SquareSet, Undo};
 
 impl Position {
     /// Reads strict SAN (see [`SanMode::Strict`]): the text must be exactly what
@@ -72,6 +72,170 @@ impl Position {
 
     /// `parse_strict` and `make` in one.
     fn make_strict(&mut self, text: &str) -> Result<(Move, Undo), SanError> {
+        if let Some(played) = self.make_strict_common(text.as_bytes()) {
+            return Ok(played);
+        }
+        self.make_strict_full(text)
+    }
+
+    /// The strict SAN of nearly every move of a game (`e4`, `exd5`, `e8=Q`, `Nf3`,
+    /// `Nbxd7`, `Qh4+`, ...) read and played the short way: the move is resolved from
+    /// the named piece's attacks on the target square and a pin-and-check test, the
+    /// disambiguation is compared with what the other legal candidates require, and the
+    /// check mark with the position after the move; no error is built on the way.
+    /// `None`, with the position unchanged, for whatever it does not settle (castling,
+    /// null moves, any text that is not the right SAN): the full reading then gives the
+    /// move or the error, so both ways answer alike (`make_san_reads_as_parse_san_does`
+    /// in the SAN tests holds them to it).
+    #[inline]
+    fn make_strict_common(&mut self, text: &[u8]) -> Option<(Move, Undo)> {
+        let (body, mark) = match text {
+            [body @ .., mark @ (b'+' | b'#')] => (body, Some(*mark)),
+            body => (body, None),
+        };
+        let square = |f: u8, r: u8| {
+            (f.wrapping_sub(b'a') < 8 && r.wrapping_sub(b'1') < 8)
+                .then(|| Square::from_index(usize::from((r - b'1') * 8 + (f - b'a'))))
+        };
+        let us = self.turn();
+        let m = match *body {
+            [p @ (b'N' | b'B' | b'R' | b'Q' | b'K'), ref rest @ ..] => {
+                let role = match p {
+                    b'N' => Role::Knight,
+                    b'B' => Role::Bishop,
+                    b'R' => Role::Rook,
+                    b'Q' => Role::Queen,
+                    _ => Role::King,
+                };
+                let (head, capture, to) = match *rest {
+                    [ref head @ .., b'x', f, r] => (head, true, square(f, r)?),
+                    [ref head @ .., f, r] => (head, false, square(f, r)?),
+                    _ => return None,
+                };
+                let (file, rank) = match *head {
+                    [] => (None, None),
+                    [c] if c.wrapping_sub(b'a') < 8 => (Some(c - b'a'), None),
+                    [c] if c.wrapping_sub(b'1') < 8 => (None, Some(c - b'1')),
+                    [f, r] if f.wrapping_sub(b'a') < 8 && r.wrapping_sub(b'1') < 8 => {
+                        (Some(f - b'a'), Some(r - b'1'))
+                    }
+                    _ => return None,
+                };
+                if capture != self.them().contains(to) {
+                    return None;
+                }
+                let reach = piece_attacks(role, to, self.occupied()) & self.pieces(us, role);
+                let mut legal = SquareSet::EMPTY;
+                for from in reach {
+                    if self.piece_move_is_legal(role, from, to) {
+                        legal |= from;
+                    }
+                }
+                let mut matching = legal;
+                if let Some(f) = file {
+                    matching &= SquareSet::from_file(File::new(f)?);
+                }
+                if let Some(r) = rank {
+                    matching &= SquareSet::from_rank(Rank::new(r)?);
+                }
+                let from = matching.first()?;
+                if matching.more_than_one() {
+                    return None;
+                }
+                // The disambiguation `Position::san` writes: none when no other piece
+                // of the kind can go there, else the file if that tells them apart,
+                // else the rank, else both.
+                let others = legal - from;
+                let (need_file, need_rank) = if others.is_empty() {
+                    (false, false)
+                } else if (others & SquareSet::from_file(from.file())).is_empty() {
+                    (true, false)
+                } else if (others & SquareSet::from_rank(from.rank())).is_empty() {
+                    (false, true)
+                } else {
+                    (true, true)
+                };
+                if file.is_some() != need_file || rank.is_some() != need_rank {
+                    return None;
+                }
+                Move::normal(from, to)
+            }
+            _ => {
+                let (from_file, to, promotion) = match *body {
+                    [f, r] => (None, square(f, r)?, None),
+                    [f, r, b'=', p] => (None, square(f, r)?, Some(p)),
+                    [c, b'x', f, r] => (Some(c), square(f, r)?, None),
+                    [c, b'x', f, r, b'=', p] => (Some(c), square(f, r)?, Some(p)),
+                    _ => return None,
+                };
+                let promotion = match promotion {
+                    None => None,
+                    Some(b'N') => Some(Role::Knight),
+                    Some(b'B') => Some(Role::Bishop),
+                    Some(b'R') => Some(Role::Rook),
+                    Some(b'Q') => Some(Role::Queen),
+                    Some(_) => return None,
+                };
+                let last_rank = Rank::EIGHTH.relative(us);
+                if (to.rank() == last_rank) != promotion.is_some() || Some(to) == self.ep_square() {
+                    return None;
+                }
+                let pawns = self.pieces(us, Role::Pawn);
+                let back: i8 = if us == Color::White { -1 } else { 1 };
+                let from = match from_file {
+                    None => {
+                        if self.occupied().contains(to) {
+                            return None;
+                        }
+                        let one = to.offset(0, back)?;
+                        if pawns.contains(one) {
+                            one
+                        } else {
+                            let two = one.offset(0, back)?;
+                            if to.rank() != Rank::FOURTH.relative(us)
+                                || self.occupied().contains(one)
+                                || !pawns.contains(two)
+                            {
+                                return None;
+                            }
+                            two
+                        }
+                    }
+                    Some(c) => {
+                        let from = Square::from_coords(File::new(c.wrapping_sub(b'a'))?, to.rank())
+                            .offset(0, back)?;
+                        if !(pawn_attacks(us, from).contains(to)
+                            && pawns.contains(from)
+                            && self.them().contains(to))
+                        {
+                            return None;
+                        }
+                        from
+                    }
+                };
+                if !self.keeps_king_safe(self.king(us), from, to) {
+                    return None;
+                }
+                match promotion {
+                    Some(role) => Move::promotion(from, to, role),
+                    None => Move::normal(from, to),
+                }
+            }
+        };
+        let undo = self.make(m);
+        let right_mark = match mark {
+            None => !self.in_check(),
+            Some(mark) => self.in_check() && (mark == b'#') == self.is_mated(),
+        };
+        if !right_mark {
+            self.unmake(m, &undo);
+            return None;
+        }
+        Some((m, undo))
+    }
+
+    /// `make_strict` for every text, with the errors.
+    fn make_strict_full(&mut self, text: &str) -> Result<(Move, Undo), SanError> {
         let parsed = parse_strict_syntax(text.as_bytes()).map_err(|reason| SanError::Syntax {
             text: text.to_string(),
             reason,
@@ -328,11 +492,25 @@ impl Position {
         if let Some(r) = rank {
             sources &= SquareSet::from_rank(r);
         }
+        // The sources are pawns that reach `to` by construction (a push to an empty
+        // square, or a diagonal step), so what is left of `is_legal` is whether a
+        // diagonal step takes something and whether our king stays safe.
+        let king = self.king(us);
+        let legal = |from: Square, m: Move| {
+            if m.kind() == MoveKind::EnPassant {
+                self.ep_is_legal(from, to)
+            } else {
+                (from.file() == to.file() || self.them().contains(to))
+                    && self.keeps_king_safe(king, from, to)
+            }
+        };
         let mut found = None;
         let mut count = 0;
         for from in sources {
             let m = make(from);
-            if self.is_legal(m) {
+            let ok = legal(from, m);
+            debug_assert_eq!(ok, self.is_legal(m), "{} {m:?}", self.fen());
+            if ok {
                 count += 1;
                 found.get_or_insert(m);
             }
