@@ -145,7 +145,7 @@ pub fn samples(games: &[RatedGame], from_ply: usize, every: usize) -> Samples {
             }
             let eligible = ply >= from_ply && {
                 counter += 1;
-                counter % every.max(1) == 0
+                counter.is_multiple_of(every.max(1))
             };
             let moves = pos.legal_moves();
             if eligible && moves.len() >= 2 {
@@ -419,7 +419,7 @@ pub fn weights_source(weights: &[f32], provenance: &str) -> String {
         out.push_str(line);
         out.push('\n');
     }
-    out.push_str("\n#[rustfmt::skip]\npub const WEIGHTS: [f32; 2 * super::FEATURES] = [\n");
+    out.push_str("\n#[rustfmt::skip]\npub static WEIGHTS: [f32; 2 * super::FEATURES] = [\n");
     for row in weights.chunks(8) {
         out.push_str("   ");
         for v in row {

@@ -60,7 +60,7 @@ pub fn run(args: Args) -> CliResult {
         human::read_games(&args.inputs).map_err(|e| CliError::Msg(e.to_string()))?;
     let (mut train_games, mut dev_games) = (Vec::new(), Vec::new());
     for (i, g) in games {
-        if args.dev_every > 0 && i % args.dev_every == 0 {
+        if args.dev_every > 0 && i.is_multiple_of(args.dev_every) {
             dev_games.push(g);
         } else {
             train_games.push(g);

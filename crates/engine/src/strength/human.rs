@@ -196,7 +196,7 @@ impl Context {
             (Role::Queen, 9),
         ]
         .iter()
-        .map(|&(r, v)| v * pos.by_role(r).count() as u32)
+        .map(|&(r, v)| v * pos.by_role(r).count())
         .sum();
         let phase = if points >= 50 {
             0
