@@ -42,6 +42,8 @@ enum Command {
     Datagen(cmd::datagen::Args),
     /// Train the NNUE network on game records (sable_formats::record) or `FEN | score | result` text.
     Train(cmd::train::Args),
+    /// Fit the limited levels' model of human move choice on rated games (PGN).
+    HumanTrain(cmd::human_train::Args),
     /// Network tools: a random net for speed tests, float vs quantised comparison.
     Nnue(cmd::nnue::Args),
     /// Game-record files from `sable datagen`: stats, cat, to-text, validate.
@@ -151,6 +153,7 @@ fn main() -> ExitCode {
         Some(Command::TuneParams(args)) => cmd::tune_params::run(args),
         Some(Command::Datagen(args)) => cmd::datagen::run(args),
         Some(Command::Train(args)) => cmd::train::run(args),
+        Some(Command::HumanTrain(args)) => cmd::human_train::run(args),
         Some(Command::Nnue(args)) => cmd::nnue::run(args),
         Some(Command::Data(args)) => cmd::data::run(args),
         Some(Command::Match(args)) => cmd::match_cmd::run(args),

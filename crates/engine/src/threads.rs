@@ -132,9 +132,28 @@ pub(crate) fn run(
     // A limited strength draws the line to play among those searched (`strength`); it
     // is then reported first, with its own score.
     let mut chosen = 0;
-    if let Some(level) = ctx.level {
-        chosen = level.choose(&ctx.root, ctx.last_move, &lines);
-        let line = lines.remove(chosen);
+    if let Some(level) = ctx.level.filter(|_| !lines.is_empty()) {
+        let mv = level.choose(&ctx.root, ctx.last_move, &lines, &ctx.limits.search_moves);
+        let line = match lines.iter().position(|l| l.mv == mv) {
+            Some(i) => {
+                chosen = i;
+                lines.remove(i)
+            }
+            // A move the search did not keep a line for: its score is at most the
+            // worst line's.
+            None => {
+                chosen = usize::MAX;
+                let worst = lines.last().expect("a limited search has lines");
+                crate::line::Line {
+                    mv,
+                    score: worst.score,
+                    bound: crate::report::Bound::Upper,
+                    depth: worst.depth,
+                    seldepth: worst.seldepth,
+                    pv: vec![mv],
+                }
+            }
+        };
         lines.insert(0, line);
         lines.truncate(ctx.report_multipv);
     }

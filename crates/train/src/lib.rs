@@ -20,6 +20,7 @@ pub mod adamw;
 pub mod checkpoint;
 pub mod data;
 pub mod dense;
+pub mod human;
 pub mod model;
 /// The trainer's seeded randomness: the engine's SplitMix64, so that a random net made
 /// here and one made by [`sable_engine::nnue::Network::random`] are the same net.

@@ -7,6 +7,7 @@ pub mod data;
 pub mod datagen;
 pub mod epd;
 pub mod eval;
+pub mod human_train;
 pub mod ics;
 pub mod imbalance;
 pub mod magics;

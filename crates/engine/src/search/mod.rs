@@ -302,10 +302,12 @@ impl Worker {
                 if self.root_moves.len() == 1 {
                     soft = soft.min(b.soft_ms / 8);
                 }
-                // A limited strength thinks less when one move stands out.
+                // A limited strength thinks less when one move stands out, and never
+                // stretches its time when its best move keeps changing (several lines on
+                // a weaker search change it more often than full strength's one).
                 if let Some(level) = ctx.level {
                     let scores: Vec<i32> = self.completed_lines.iter().map(|l| l.score).collect();
-                    soft = soft * level.time_percent(&scores) / 100;
+                    soft = soft.min(b.soft_ms) * level.time_percent(&scores) / 100;
                 }
                 if ctx.clock_ms() >= soft.min(b.hard_ms) {
                     break;

@@ -14,30 +14,31 @@
 //! `0..=`[`MAX_LIMITED_SKILL`] (a limited engine is always weaker than full strength);
 //! [`skill_to_elo`] is its inverse.
 //!
+//! The anchors were measured with the earlier choice among the search's lines (a
+//! conditional logit over four lines fitted on one player's games), before the [`human`]
+//! model replaced it; they stand until the calibration games are played again with it.
+//!
 //! # The mechanism
 //!
 //! 1. **A search that sees like a player** ([`Level::depth`], [`Level::nodes`]): the
 //!    search stops deepening at `6 + 0.7 s` plies and starts no iteration past
 //!    `30000 * 2^(s/2)` nodes, so a tactic deeper than the level sees is missed, as a
-//!    person misses it. Measured on rated games, a deeper search predicts people's moves
-//!    better (the best line of this search matched 36.9 % of their moves, `tools/human-model.py
-//!    fit`; the earlier `1 + 0.7 s` plies about 29 % in an exploratory run), so the
-//!    weakness comes mostly from the choice below, not from a blind search.
-//! 2. **A person's choice among the top lines** ([`Level::lines`], [`human`]): the
-//!    search runs with [`Level::lines`] principal variations (or the user's `MultiPV`
-//!    when larger; only the user's number of lines is reported) and the move is drawn
-//!    among them by a model of which move people pick, fitted on rated games: it weighs
-//!    each line's loss against the best, and what kind of move it is (people favour
-//!    captures, recaptures, checks, castling, rescuing an attacked piece). The draw is
-//!    `p ∝ exp(u / τ)` with the model's utility `u` and the temperature
-//!    `τ = 0.9 * 0.92^s` ([`Level::temperature`]: 0.9 at level 0, 0.39 at 10, 0.19 at 19),
-//!    so low levels play like the people of the data, mistakes included, and high
-//!    levels mostly play their likeliest move.
-//! 3. **Plausible blunders only**: the draw only ever picks a line the search scored,
-//!    never a random legal move, and never one losing more than [`Level::max_loss`]
-//!    (`500 * 0.88^s` cp: 500 at level 0, 140 at 10) against the best line; a piece
-//!    hanging in one move is therefore avoided (its score is terrible), while a tactic
-//!    several plies deep is missed through the depth limit.
+//!    person misses it.
+//! 2. **A person's choice** ([`human`], [`Level::choose_move`]): a model of which move
+//!    people of a rating play, learned from rated games of many players (`sable
+//!    human-train`), gives every legal move a probability from what kind of move it is
+//!    and what a quick capture search says it loses, both weighed by the level's rating
+//!    ([`Level::rating`]). The level plays the model's likeliest move, drawn at a low
+//!    temperature ([`Level::temperature`]) so that near-equal choices vary.
+//! 3. **The search guards the choice**: it runs with [`Level::lines`] principal
+//!    variations (or the user's `MultiPV` when larger; only the user's number of lines
+//!    is reported). A searched line is allowed unless it loses more than
+//!    [`Level::max_loss`] (`500 * 0.88^s` cp: 500 at level 0, 140 at 10) against the
+//!    best; a move the search kept no line for only when every line was allowed (else
+//!    the search knows the lines below the best to fall off, and vouches for nothing
+//!    lower) and the quick look values it within the same margin. So a level blunders
+//!    as people do, into what looks fine at a glance and at its depth, never into a
+//!    piece hanging or a loss its search sees; and never gives away a proven mate.
 //! 4. **Time used like a person** ([`Level::time_percent`]): on a clock the soft limit is
 //!    scaled down when one move is far ahead of the others (to 35% when it leads by
 //!    150 cp or more), kept whole in complex positions (three lines within 30 cp), and
@@ -200,9 +201,11 @@ impl Level {
         4 - (3.0 * self.fade()).round() as usize
     }
 
-    /// The temperature of the draw over the human model's utilities.
+    /// The temperature of the draw over the human model's logits: low, so that the level
+    /// mostly plays the model's likeliest move (the person's most common choice) and
+    /// varies only among near-equals.
     pub fn temperature(&self) -> f64 {
-        0.9 * 0.92f64.powf(self.skill)
+        0.25
     }
 
     /// Lines losing more than this (centipawns) against the best one are never played.
@@ -217,55 +220,121 @@ impl Level {
         (p + (100.0 - p) * self.fade()).round() as u64
     }
 
-    /// The index of the line to play among `lines` (the search's result lines: scored,
-    /// usually best first) in `root`, reached by `last`: see [`Level::choose_move`].
-    pub(crate) fn choose(&self, root: &Position, last: Option<Move>, lines: &[Line]) -> usize {
-        let scored: Vec<(Move, i32)> = lines.iter().map(|l| (l.mv, l.score)).collect();
-        self.choose_move(root, last, &scored)
+    /// The rating this level plays as, for the [`human`] model: its `UCI_Elo` on the
+    /// calibration scale ([`skill_to_elo`]).
+    pub fn rating(&self) -> f64 {
+        skill_to_elo(self.skill)
     }
 
-    /// The index of the line to play among `lines`, each a first move and its score, in
-    /// `root` (reached by the move `last`, if known), drawn by the [`human`] model at this
-    /// level's temperature from the generator seeded by the root position's key and the
-    /// level's seed.
-    pub fn choose_move(&self, root: &Position, last: Option<Move>, lines: &[(Move, i32)]) -> usize {
+    /// The move to play in `root` (reached by `last`), given `lines`, the search's result
+    /// lines (scored, usually best first): see [`Level::choose_move`].
+    pub(crate) fn choose(
+        &self,
+        root: &Position,
+        last: Option<Move>,
+        lines: &[Line],
+        only: &[Move],
+    ) -> Move {
+        let mut scored = [(Move::NULL, 0); MAX_LINES];
+        let n = lines.len().min(MAX_LINES);
+        for (s, l) in scored.iter_mut().zip(lines) {
+            *s = (l.mv, l.score);
+        }
+        self.choose_move(root, last, &scored[..n], only)
+    }
+
+    /// The move to play in `root` (reached by `last`, if known), given the search's
+    /// `lines` (first move and score each): the [`human`] model's likeliest move for this
+    /// level's rating, drawn at [`Level::temperature`] from the generator seeded by the
+    /// root position's key and the level's seed, among the moves the search lets through:
+    ///
+    /// - a line the search scored is allowed unless it loses more than [`Level::max_loss`]
+    ///   against the best line (the best line always is);
+    /// - a move outside the lines only when every line was allowed (the search then
+    ///   knows of nothing the move loses beyond the margin) and the quick look that the
+    ///   model takes ([`human::move_values`]) values it within the same margin of the best;
+    /// - a proven mate for us is never given away;
+    /// - with `only` not empty (`go searchmoves`), only those moves.
+    pub fn choose_move(
+        &self,
+        root: &Position,
+        last: Option<Move>,
+        lines: &[(Move, i32)],
+        only: &[Move],
+    ) -> Move {
         let Some(best) = lines.iter().map(|l| l.1).max() else {
-            return 0;
+            return root
+                .legal_moves()
+                .iter()
+                .next()
+                .copied()
+                .unwrap_or(Move::NULL);
         };
-        let first_best = lines.iter().position(|l| l.1 == best).unwrap_or(0);
-        // A proven mate for us is never given away.
+        let first_best = lines
+            .iter()
+            .find(|l| l.1 == best)
+            .map_or(Move::NULL, |l| l.0);
         if best >= score::TB_BOUND {
             return first_best;
         }
-        let t = self.temperature();
-        let utilities: Vec<Option<f64>> = lines
+        let margin = self.max_loss();
+        let allowed_line = |s: i32| s == best || i64::from(best) - i64::from(s) <= margin;
+        let outside_allowed =
+            lines.len() >= self.lines() && lines.iter().all(|l| allowed_line(l.1));
+        let moves = root.legal_moves();
+        let moves = moves.as_slice();
+        let mut z = [0f32; sable_chess::MAX_MOVES];
+        let mut values = [0i32; sable_chess::MAX_MOVES];
+        let values = &mut values[..moves.len()];
+        human::move_values(root, &mut crate::eval::Evaluator::new(), moves, values);
+        human::logits(
+            root,
+            last,
+            self.rating(),
+            moves,
+            values,
+            &mut z[..moves.len()],
+        );
+        let quick_best = values.iter().copied().max().unwrap_or(0);
+        let t = self.temperature() as f32;
+        let mut weights = [0f32; sable_chess::MAX_MOVES];
+        for (i, &m) in moves.iter().enumerate() {
+            let allowed = (only.is_empty() || only.contains(&m))
+                && match lines.iter().find(|l| l.0 == m) {
+                    Some(l) => allowed_line(l.1),
+                    None => {
+                        outside_allowed && i64::from(quick_best) - i64::from(values[i]) <= margin
+                    }
+                };
+            weights[i] = if allowed { z[i] } else { f32::NEG_INFINITY };
+        }
+        let top = weights[..moves.len()]
             .iter()
-            .enumerate()
-            .map(|(i, &(m, s))| {
-                let loss = i64::from(best) - i64::from(s);
-                (i == first_best || loss <= self.max_loss()).then(|| {
-                    let x = human::features(root, last, m, loss, i == first_best, self.skill);
-                    human::utility(&x) / t
-                })
-            })
-            .collect();
-        let top = utilities.iter().flatten().copied().fold(f64::MIN, f64::max);
-        let weights: Vec<f64> = utilities
-            .iter()
-            .map(|u| u.map_or(0.0, |u| (u - top).exp()))
-            .collect();
-        let total: f64 = weights.iter().sum();
+            .copied()
+            .fold(f32::NEG_INFINITY, f32::max);
+        if top == f32::NEG_INFINITY {
+            return first_best;
+        }
+        let mut total = 0.0;
+        for w in &mut weights[..moves.len()] {
+            *w = ((*w - top) / t).exp();
+            total += *w;
+        }
         let mut rng = SplitMix64::new(root.key() ^ u64::from(self.seed).wrapping_mul(GOLDEN));
-        let mut r = rng.next_f64() * total;
-        for (i, &w) in weights.iter().enumerate() {
+        let mut r = rng.next_f64() as f32 * total;
+        for (i, &w) in weights[..moves.len()].iter().enumerate() {
             if w > 0.0 && r < w {
-                return i;
+                return moves[i];
             }
             r -= w;
         }
         first_best
     }
 }
+
+/// The most lines [`Level::choose`] looks at (the user's `MultiPV` may ask for more; the
+/// model only needs the search's verdict on the best few).
+const MAX_LINES: usize = 16;
 
 /// How much of the soft time limit a level below the fade uses after an iteration, in
 /// percent (never above 100), from the scores of the lines searched (best first).
@@ -358,12 +427,11 @@ mod tests {
     }
 
     #[test]
-    fn lower_levels_are_shallower_and_hotter() {
+    fn lower_levels_are_shallower_and_allow_larger_losses() {
         let at = |skill| Level { skill, seed: 0 };
         assert_eq!(at(0.0).depth(), 6);
         assert!(at(0.0).max_loss() > at(10.0).max_loss());
         assert!(at(10.0).depth() > at(0.0).depth());
-        assert!(at(0.0).temperature() > at(10.0).temperature());
         assert!(at(0.0).nodes() < at(10.0).nodes());
     }
 
@@ -412,25 +480,58 @@ mod tests {
     fn the_draw_never_takes_a_terrible_line_and_is_reproducible() {
         let at = |skill, seed| Level { skill, seed };
         let (pos, last, lines) = lines_after_a6([50, 40, -900, 45]);
-        for seed in 0..500u32 {
-            let i = at(0.0, seed).choose_move(&pos, last, &lines);
-            assert_ne!(i, 2);
-            assert_eq!(i, at(0.0, seed).choose_move(&pos, last, &lines));
+        let searched: Vec<Move> = lines.iter().map(|l| l.0).collect();
+        for seed in 0..300u32 {
+            let m = at(0.0, seed).choose_move(&pos, last, &lines, &[]);
+            // Not castling (-900), and nothing outside the lines: the search found one
+            // of them losing more than the margin, so it vouches for no other move.
+            assert_ne!(m, lines[2].0);
+            assert!(searched.contains(&m), "{m:?}");
+            assert_eq!(m, at(0.0, seed).choose_move(&pos, last, &lines, &[]));
         }
         // A mate is always played.
         let (pos, last, lines) = lines_after_a6([score::MATE - 3, 100, 90, 80]);
-        assert_eq!(at(0.0, 7).choose_move(&pos, last, &lines), 0);
-        // Near-equal lines are all played sometimes at level 0, and at level 19 the
-        // likeliest one (castling, the best line) far more often than at level 0.
+        assert_eq!(at(0.0, 7).choose_move(&pos, last, &lines, &[]), lines[0].0);
+    }
+
+    #[test]
+    fn the_choice_is_the_models_and_keeps_to_searchmoves() {
+        let at = |skill, seed| Level { skill, seed };
+        // All four lines within the margin: any legal move the quick look values within
+        // it may be played, and the model's likeliest is played most.
         let (pos, last, lines) = lines_after_a6([10, 5, 12, 0]);
-        let mut seen = [[0; 4]; 2];
-        for seed in 0..400u32 {
-            for (j, skill) in [0.0, 19.0].into_iter().enumerate() {
-                seen[j][at(skill, seed).choose_move(&pos, last, &lines)] += 1;
-            }
+        let moves = pos.legal_moves();
+        let mut z = vec![0f32; moves.len()];
+        let level = at(5.0, 0);
+        let mut values = vec![0; moves.len()];
+        let mut ev = crate::eval::Evaluator::new();
+        human::move_values(&pos, &mut ev, moves.as_slice(), &mut values);
+        human::logits(
+            &pos,
+            last,
+            level.rating(),
+            moves.as_slice(),
+            &values,
+            &mut z,
+        );
+        let likeliest =
+            moves.as_slice()[(0..z.len()).max_by(|&a, &b| z[a].total_cmp(&z[b])).unwrap()];
+        let mut count = 0;
+        for seed in 0..200u32 {
+            let m = at(5.0, seed).choose_move(&pos, last, &lines, &[]);
+            assert!(pos.is_legal(m));
+            count += usize::from(m == likeliest);
         }
-        assert!(seen[0].iter().all(|&n| n > 0), "{seen:?}");
-        assert!(seen[1][2] > seen[0][2] + 50, "{seen:?}");
+        assert!(
+            count > 100,
+            "{count} of 200 the likeliest move {likeliest:?}"
+        );
+        // With `searchmoves`, only those.
+        let only = [lines[3].0, lines[1].0];
+        for seed in 0..100u32 {
+            let m = at(5.0, seed).choose_move(&pos, last, &lines, &only);
+            assert!(only.contains(&m), "{m:?}");
+        }
     }
 
     #[test]

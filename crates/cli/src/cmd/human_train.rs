@@ -1,0 +1,158 @@
+//! `sable human-train`: fits the limited levels' model of human move choice
+//! (`sable_engine::strength::human`) on rated games with `sable_train::human`, prints the
+//! held-out figures by rating band (the model's likeliest move against the quiescence
+//! search's best move alone), and writes the weights as the engine's generated source
+//! file.
+
+use super::{CliError, CliResult};
+use sable_train::human::{self, HumanConfig, Part};
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// PGN files of rated games (WhiteElo and BlackElo tags).
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Where to write the weights (the engine's `strength/human/weights.rs`).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Hold out every N-th game (the first, 0, and every N-th after it, counting all the
+    /// games of the inputs in order) for measuring.
+    #[arg(long, default_value_t = 10)]
+    dev_every: usize,
+    /// First ply sampled (the opening before it is book knowledge).
+    #[arg(long, default_value_t = 10)]
+    from_ply: usize,
+    /// Keep every N-th eligible training position (1: all).
+    #[arg(long, default_value_t = 1)]
+    every: usize,
+    #[arg(long, default_value_t = HumanConfig::default().epochs)]
+    epochs: u32,
+    #[arg(long, default_value_t = HumanConfig::default().batch)]
+    batch: usize,
+    /// Peak learning rate (cosine decay to a hundredth of it); several, comma-separated,
+    /// train one model each on the same samples and keep the one with the lowest
+    /// held-out loss.
+    #[arg(long, value_delimiter = ',', default_value = "0.02")]
+    lr: Vec<f32>,
+    #[arg(long, default_value_t = HumanConfig::default().weight_decay)]
+    weight_decay: f32,
+    #[arg(long, default_value_t = HumanConfig::default().seed)]
+    seed: u64,
+    /// Which features to use: all, policy (without the quiescence loss) or engine (it
+    /// alone); the parts alone are for measuring.
+    #[arg(long, default_value = "all")]
+    part: String,
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+}
+
+pub fn run(args: Args) -> CliResult {
+    let part = match args.part.as_str() {
+        "all" => Part::All,
+        "policy" => Part::Policy,
+        "engine" => Part::Engine,
+        p => return Err(CliError::Msg(format!("--part: {p}: all, policy or engine"))),
+    };
+    let t = Instant::now();
+    let (games, skipped) =
+        human::read_games(&args.inputs).map_err(|e| CliError::Msg(e.to_string()))?;
+    let (mut train_games, mut dev_games) = (Vec::new(), Vec::new());
+    for (i, g) in games {
+        if args.dev_every > 0 && i.is_multiple_of(args.dev_every) {
+            dev_games.push(g);
+        } else {
+            train_games.push(g);
+        }
+    }
+    eprintln!(
+        "{} training games, {} held out, {skipped} skipped ({:.1}s)",
+        train_games.len(),
+        dev_games.len(),
+        t.elapsed().as_secs_f64()
+    );
+    let train = human::samples_parallel(&train_games, args.from_ply, args.every, args.threads);
+    let dev = human::samples_parallel(&dev_games, args.from_ply, 1, args.threads);
+    eprintln!(
+        "{} training positions, {} held out ({:.1}s)",
+        train.len(),
+        dev.len(),
+        t.elapsed().as_secs_f64()
+    );
+    let inputs: Vec<String> = args
+        .inputs
+        .iter()
+        .map(|p| {
+            p.file_name()
+                .map_or(String::new(), |f| f.to_string_lossy().into_owned())
+        })
+        .collect();
+    let mut best: Option<(f64, f32, Vec<f32>)> = None;
+    for &lr in &args.lr {
+        let cfg = HumanConfig {
+            epochs: args.epochs,
+            batch: args.batch,
+            lr,
+            weight_decay: args.weight_decay,
+            seed: args.seed,
+            part,
+        };
+        println!("learning rate {lr}");
+        let w = human::train(&train, &dev, &cfg, |r, _| {
+            println!(
+                "epoch {:>2}  train loss {:.4}  held-out loss {:.4}  accuracy {:.2}%  ({:.0}s)",
+                r.epoch,
+                r.train_loss,
+                r.dev_loss,
+                100.0 * r.dev_accuracy,
+                t.elapsed().as_secs_f64()
+            );
+        });
+        let (loss, _) = human::evaluate(&dev, &w, part);
+        if best.as_ref().is_none_or(|b| loss < b.0) {
+            best = Some((loss, lr, w));
+        }
+    }
+    let Some((_, lr, w)) = best else {
+        return Err(CliError::Msg("--lr: no learning rate".into()));
+    };
+    if let Some(out) = &args.out {
+        let provenance = format!(
+            "Inputs: {}; every {}-th game held out; from ply {}; every {} position(s);\n\
+             {} epochs, batch {}, lr {} (lowest held-out loss of {:?}), weight decay {},\n\
+             seed {}; {} training positions.",
+            inputs.join(", "),
+            args.dev_every,
+            args.from_ply,
+            args.every,
+            args.epochs,
+            args.batch,
+            lr,
+            args.lr,
+            args.weight_decay,
+            args.seed,
+            train.len()
+        );
+        let src = human::weights_source(&w, &provenance);
+        sable_train::checkpoint::write_atomic(out, src.as_bytes())
+            .map_err(|e| CliError::Msg(e.to_string()))?;
+    }
+    println!("learning rate {lr}; held out, by the mover's rating: positions, the quiescence search's best move, the model's likeliest move");
+    let (mut n, mut e, mut m) = (0, 0, 0);
+    for (band, c) in human::by_band(&dev, &w, part) {
+        let pct = |x: usize| 100.0 * x as f64 / c.positions.max(1) as f64;
+        println!(
+            "{band:>9} {:>7} {:>6.1}% {:>6.1}%",
+            c.positions,
+            pct(c.engine_hits),
+            pct(c.model_hits)
+        );
+        n += c.positions;
+        e += c.engine_hits;
+        m += c.model_hits;
+    }
+    let pct = |x: usize| 100.0 * x as f64 / n.max(1) as f64;
+    println!("{:>9} {n:>7} {:>6.1}% {:>6.1}%", "all", pct(e), pct(m));
+    Ok(())
+}
