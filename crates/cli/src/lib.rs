@@ -10,6 +10,7 @@ pub mod console;
 pub mod genfens;
 pub mod notation;
 pub mod options;
+pub mod serve;
 pub mod session;
 pub mod strength;
 pub mod syzygy;
