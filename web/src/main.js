@@ -944,7 +944,7 @@ function mainline() {
 // Loading a FEN or PGN: checked by the server, which reads PGN as `sable analyse` does.
 function loadText(text) {
   if (text.length > maxText) {
-    showMessage(`the text is ${(text.length / 1e6).toFixed(1)} MB; at most ${Math.round(maxText / 1024)} KiB of FEN or PGN is accepted (one game, not a database)`);
+    showMessage(`the text is ${(text.length / 1e6).toFixed(1)} MB; at most ${maxText / 1048576} MiB of FEN or PGN is accepted (one game, not a database)`);
     return;
   }
   const id = nextId++;
@@ -957,7 +957,7 @@ $('file').onchange = (e) => {
   const f = e.target.files[0];
   if (!f) return;
   if (f.size > maxText) {
-    showMessage(`${f.name} is ${(f.size / 1e6).toFixed(1)} MB; at most ${Math.round(maxText / 1024)} KiB of FEN or PGN is accepted (one game, not a database)`);
+    showMessage(`${f.name} is ${(f.size / 1e6).toFixed(1)} MB; at most ${maxText / 1048576} MiB of FEN or PGN is accepted (one game, not a database)`);
     e.target.value = '';
     return;
   }

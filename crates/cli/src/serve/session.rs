@@ -23,8 +23,8 @@ use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 use tokio::sync::mpsc::UnboundedSender;
 
-/// The most text (a FEN or PGN) one message may carry. A pasted game is a few kilobytes;
-/// a whole database is not something to open in a board.
+/// The most text (a FEN or PGN) one message may carry, 1 MiB (the messages say so). A
+/// pasted game is a few kilobytes; a whole database is not something to open in a board.
 pub const MAX_TEXT: usize = 1 << 20;
 /// The most moves a position or a reviewed game may have.
 pub const MAX_MOVES: usize = 1000;
@@ -96,9 +96,8 @@ pub struct ClockMsg {
 pub fn parse_request(text: &str) -> Result<Request, String> {
     if text.len() > MAX_TEXT + 4096 {
         return Err(format!(
-            "message of {} bytes refused: the limit is {} bytes (1 MiB) of FEN or PGN",
-            text.len(),
-            MAX_TEXT
+            "message of {:.1} MB refused: at most 1 MiB of FEN or PGN is accepted (one game, not a database)",
+            text.len() as f64 / 1e6
         ));
     }
     serde_json::from_str(text).map_err(|e| format!("bad message: {e}"))
@@ -503,9 +502,8 @@ fn read_pgn(text: &str) -> Result<GameTree, String> {
 
 fn too_long(len: usize) -> String {
     format!(
-        "the text is {:.1} MB; at most {} KiB of FEN or PGN is accepted (one game, not a database)",
-        len as f64 / 1e6,
-        MAX_TEXT / 1024
+        "the text is {:.1} MB; at most 1 MiB of FEN or PGN is accepted (one game, not a database)",
+        len as f64 / 1e6
     )
 }
 

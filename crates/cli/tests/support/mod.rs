@@ -2,6 +2,7 @@
 //! uses some of them, so the others are dead code there.
 #![allow(dead_code)]
 
+pub mod serve;
 pub mod session;
 
 use std::io::{Read, Write};
