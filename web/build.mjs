@@ -4,7 +4,7 @@
 // index.html, and THIRD-PARTY.md naming every bundled package with its version and
 // licence. The same package-lock.json gives the same files.
 import * as esbuild from 'esbuild';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -40,9 +40,17 @@ for (const input of Object.keys(result.metafile.inputs)) {
   if (m) packages.set(m[1], true);
 }
 packages.set('chessground', true); // its CSS and piece images too
+const notices = [];
 const rows = [...packages.keys()].sort().map((name) => {
-  const pkg = JSON.parse(readFileSync(join(here, 'node_modules', name, 'package.json'), 'utf8'));
+  const dir = join(here, 'node_modules', name);
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const repo = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url ?? '';
+  // GPL-3.0 is Sable's own licence (LICENSE at the root); any other licence's text
+  // travels with the bundle, as licences such as MIT ask.
+  if (!pkg.license.startsWith('GPL-3.0')) {
+    const file = readdirSync(dir).find((f) => /^licen[cs]e/i.test(f));
+    notices.push(`## ${name} ${pkg.version} (${pkg.license})`, '', '```', readFileSync(join(dir, file), 'utf8').trim(), '```', '');
+  }
   return `| ${name} | ${pkg.version} | ${pkg.license} | ${repo.replace(/^git\+/, '').replace(/\.git$/, '')} |`;
 });
 writeFileSync(
@@ -51,14 +59,15 @@ writeFileSync(
     '# Third-party code in the page of `sable serve`',
     '',
     'Written by `web/build.mjs`: every npm package whose code is bundled into `app.js` or',
-    '`app.css` (chessground\'s board CSS with the cburnett pieces as data URIs). Each',
-    'package\'s licence text is in its npm package (`web/node_modules/NAME/LICENSE` after',
-    '`npm ci`). Sable itself is GPL-3.0-or-later.',
+    '`app.css` (chessground\'s board CSS with the cburnett pieces as data URIs). The page',
+    'serves this file at `/third-party`. Sable itself is GPL-3.0-or-later (LICENSE at the',
+    'root of the repository); the texts of the other licences follow the table.',
     '',
     '| package | version | licence | source |',
     '| --- | --- | --- | --- |',
     ...rows,
     '',
+    ...notices,
   ].join('\n'),
 );
 for (const f of ['app.js', 'app.css', 'index.html']) {

@@ -167,6 +167,13 @@ const cg = Chessground($('board'), {
 
 let pendingPromotion = null;
 
+// Chessground keeps the board's position on the screen from its last resize or scroll;
+// clocks and messages that come and go move the board, so it is measured again at each
+// press, before chessground reads it.
+for (const type of ['mousedown', 'touchstart']) {
+  $('board').addEventListener(type, () => cg.state.dom.bounds.clear(), { capture: true, passive: true });
+}
+
 // A move made on the board: a promotion first asks which piece.
 function onBoardMove(orig, dest) {
   const pos = mode === 'play' ? game.pos : analysis.node.pos;
@@ -491,9 +498,8 @@ $('takeback').onclick = () => {
   if (!game || game.result) return;
   // Back to the player's last move: the engine's reply too, if it came.
   let n = game.pos.turn === game.player ? 2 : 1;
-  if (game.moves.length - n < 0 || (game.moves.length - n === 0 && game.player === 'black' && game.moves.length > 0 && n === 1)) {
-    // Nothing of the player's to take back yet.
-  }
+  // Sable's first move as White is not the player's to take back.
+  if (game.moves.length < n + (game.player === 'black' ? 1 : 0)) return;
   while (n > 0 && game.moves.length > 0) {
     game.moves.pop();
     game.sans.pop();

@@ -71,6 +71,11 @@ fn bad_input_gets_a_clear_error_and_the_session_goes_on() {
     c.send(json!({"t": "load", "id": 3, "text": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1"}));
     let e = error_text(&mut c);
     assert!(e.starts_with("FEN:"), "{e}");
+    c.send(
+        json!({"t": "load", "id": 3, "text": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1"}),
+    );
+    let e = error_text(&mut c);
+    assert!(e.starts_with("FEN:"), "{e}");
     c.send_text("{not json".into());
     let e = error_text(&mut c);
     assert!(e.starts_with("bad message"), "{e}");

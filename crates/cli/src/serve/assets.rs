@@ -18,6 +18,11 @@ const FILES: &[(&str, &[u8], &str)] = &[
         include_bytes!("assets/app.css"),
         "text/css; charset=utf-8",
     ),
+    (
+        "THIRD-PARTY.md",
+        include_bytes!("assets/THIRD-PARTY.md"),
+        "text/plain; charset=utf-8",
+    ),
 ];
 
 /// A file's bytes and media type.

@@ -1,7 +1,7 @@
 //! `sable serve`: a local web server for a board in the browser. It serves one page
 //! (the bundle built from `web/`, embedded by [`assets`]) and a WebSocket, `/ws`, where
 //! each connection is one session with an engine of its own ([`session`]); `/api/status`
-//! tells how many sessions hold an engine.
+//! tells how many sessions hold an engine, `/third-party` the licences of the bundle.
 //!
 //! The server runs on tokio (axum); each session's engine runs on a plain thread, since
 //! the engine's calls block. A session is counted from its socket's opening until its
@@ -62,6 +62,7 @@ pub fn serve(config: ServeConfig, on_listening: impl FnOnce(SocketAddr)) -> Resu
             .route("/", get(|| async { asset("index.html") }))
             .route("/app.js", get(|| async { asset("app.js") }))
             .route("/app.css", get(|| async { asset("app.css") }))
+            .route("/third-party", get(|| async { asset("THIRD-PARTY.md") }))
             .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
             .route("/api/status", get(status))
             .route("/ws", get(ws_handler))

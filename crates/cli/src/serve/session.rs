@@ -507,8 +507,8 @@ fn too_long(len: usize) -> String {
     )
 }
 
-/// A pasted text: a FEN (one line with seven `/`) or else a PGN, as the start position
-/// and mainline moves for the board.
+/// A pasted text: a FEN (one line whose first word has a `/`) or else a PGN, as the
+/// start position and mainline moves for the board.
 fn load(text: &str) -> Result<Value, String> {
     if text.len() > MAX_TEXT {
         return Err(too_long(text.len()));
@@ -517,15 +517,10 @@ fn load(text: &str) -> Result<Value, String> {
     if trimmed.is_empty() {
         return Err("nothing to load: paste a FEN or a PGN".into());
     }
-    let looks_fen = !trimmed.contains('\n')
-        && !trimmed.starts_with('[')
-        && trimmed
-            .split_whitespace()
-            .next()
-            .unwrap_or("")
-            .matches('/')
-            .count()
-            == 7;
+    // A PGN's first word is a tag, a move number or a move: never one with a '/'.
+    let first_word = trimmed.split_whitespace().next().unwrap_or("");
+    let looks_fen =
+        !trimmed.contains('\n') && !trimmed.starts_with('[') && first_word.contains('/');
     if looks_fen {
         let pos = Position::from_fen(trimmed, sable_chess::CastlingMode::Standard)
             .map_err(|e| format!("FEN: {e}"))?;

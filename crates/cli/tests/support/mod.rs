@@ -4,6 +4,7 @@
 
 pub mod serve;
 pub mod session;
+pub mod webdriver;
 
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
