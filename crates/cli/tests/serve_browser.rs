@@ -27,6 +27,17 @@ fn lock() -> std::sync::MutexGuard<'static, ()> {
     ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Waits for the board's animations to end, then saves a screenshot.
+fn screenshot(b: &Browser, name: &str) {
+    b.wait_until(WAIT, "the animations to end", || {
+        b.js(
+            "return document.querySelector('cg-board piece.anim, cg-board piece.fading') === null;",
+            vec![],
+        ) == true
+    });
+    b.save_screenshot(name);
+}
+
 /// The page's own account of its game (`window.sable.game()`).
 fn game(b: &Browser) -> Value {
     b.js("return window.sable.game();", vec![])
@@ -191,7 +202,7 @@ fn a_whole_game_by_clicks_against_a_level() {
     let b = Browser::start(1100, 760);
     b.goto(&server.url());
     start_game(&b, "white", "1350", "");
-    b.save_screenshot("play-start");
+    screenshot(&b, "play-start");
     let mut oracle = Oracle::start();
     let started = Instant::now();
     let mut played = 0;
@@ -210,7 +221,7 @@ fn a_whole_game_by_clicks_against_a_level() {
         click_move(&b, &mv);
         played += 1;
         if played == 12 {
-            b.save_screenshot("play-middlegame");
+            screenshot(&b, "play-middlegame");
         }
         // The click is a move of the page's game, then the engine answers (or it ended).
         b.wait_until(WAIT, &format!("the move {mv} and its answer"), || {
@@ -232,7 +243,7 @@ fn a_whole_game_by_clicks_against_a_level() {
     b.click("#pgn-save");
     b.wait_for("#pgn-out", WAIT);
     let pgn = b.text("#pgn-out");
-    b.save_screenshot("play-end");
+    screenshot(&b, "play-end");
     let verdict = python_chess_verdict(&pgn);
     let n = moves_of(&g).len();
     // The page's result is the one the rules give; the PGN has every move, no error.
@@ -363,7 +374,7 @@ fn analysis_of_a_pasted_pgn_with_its_graph() {
         dots.as_u64().unwrap() as usize,
         theirs.iter().filter(|j| j.is_some()).count()
     );
-    b.save_screenshot("analysis-review");
+    screenshot(&b, "analysis-review");
 }
 
 #[test]
@@ -381,11 +392,11 @@ fn a_promotion_asks_for_the_piece() {
     let (x, y) = square_point(&b, "a8");
     b.click_at(x, y);
     b.wait_for("#promotion piece[data-role=knight]", WAIT);
-    b.save_screenshot("promotion-choice");
+    screenshot(&b, "promotion-choice");
     b.click("#promotion piece[data-role=knight]");
     b.wait_until(WAIT, "the knight on a8", || fen(&b).starts_with("N7/"));
     assert_eq!(b.text("#tree .mv"), "a8=N");
-    b.save_screenshot("promotion-done");
+    screenshot(&b, "promotion-done");
 }
 
 #[test]
@@ -403,7 +414,7 @@ fn a_takeback_and_a_resignation() {
     b.click("#takeback");
     let g = wait_moves(&b, 2);
     assert_eq!(moves_of(&g)[0], "e2e4");
-    b.save_screenshot("takeback");
+    screenshot(&b, "takeback");
     b.click("#takeback");
     wait_moves(&b, 0);
     assert_eq!(fen(&b), START_FEN);
@@ -441,7 +452,7 @@ fn a_reload_keeps_the_game() {
     assert_eq!(moves_of(&after), moves_of(&before));
     assert_eq!(after["player"], "black");
     assert_eq!(fen(&b), fen_before);
-    b.save_screenshot("reload");
+    screenshot(&b, "reload");
     // And it goes on: a move of ours, the engine's answer.
     click_move(&b, "b8c6");
     wait_moves(&b, 5);
@@ -489,7 +500,7 @@ fn bad_input_shows_a_message_in_the_page() {
     b.wait_for("#message", WAIT);
     let m = b.text("#message-text");
     assert!(m.contains("line 3") && m.contains("Ke3"), "{m}");
-    b.save_screenshot("bad-input");
+    screenshot(&b, "bad-input");
     // Many tabs: the server stays up and each page has its session.
     for _ in 0..3 {
         b.js("window.open(arguments[0]);", vec![json!(server.url())]);
@@ -517,5 +528,30 @@ fn a_phone_sized_window_stacks_board_and_panel() {
     assert!(f(3) >= f(2), "the panel is below the board: {v}");
     assert!(f(5) <= f(4), "no sideways scrolling: {v}");
     assert!(f(1) - f(0) > 300.0, "the board is not tiny: {v}");
-    b.save_screenshot("phone");
+    screenshot(&b, "phone");
+}
+
+#[test]
+#[ignore = "needs chromium"]
+fn a_premove_is_played_when_the_engine_has_moved() {
+    let _one = lock();
+    let server = Server::start(&[]);
+    let b = Browser::start(1000, 760);
+    b.goto(&server.url());
+    // Full strength with no clock thinks a second a move: time to premove.
+    start_game(&b, "white", "full", "");
+    click_move(&b, "e2e4");
+    b.wait_until(WAIT, "Sable thinking", || {
+        let g = game(&b);
+        moves_of(&g).len() == 1 && g["thinking"] == true
+    });
+    click_move(&b, "g1f3");
+    assert!(
+        b.find("square.current-premove").is_some(),
+        "the premove is shown"
+    );
+    b.wait_until(WAIT, "the premove played", || {
+        moves_of(&game(&b)).len() >= 3
+    });
+    assert_eq!(moves_of(&game(&b))[2], "g1f3");
 }

@@ -5,7 +5,7 @@
 mod support;
 use sable_chess::SanMode;
 use sable_formats::pgn::PgnReader;
-use serde_json::{json, Value};
+use serde_json::json;
 use std::process::Command;
 use std::time::Duration;
 use support::serve::{Client, Server};
@@ -52,6 +52,25 @@ fn the_page_is_served_whole_from_the_binary() {
         );
     }
     assert!(!js.contains("https://"), "app.js names a remote URL");
+    // The committed build is that of the committed sources (the parts npm need not
+    // rebuild to compare; `cd web && npm ci && npm run build` rebuilds app.js).
+    let web = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src");
+    let html_src = std::fs::read_to_string(web.join("index.html")).unwrap();
+    let css_src = std::fs::read_to_string(web.join("style.css")).unwrap();
+    assert_eq!(
+        html, html_src,
+        "rebuild the page: cd web && npm ci && npm run build"
+    );
+    assert!(
+        css.ends_with(&css_src),
+        "rebuild the page: cd web && npm ci && npm run build"
+    );
+    let (status, licences) = server.get("/third-party");
+    assert!(
+        status.contains("200")
+            && licences.contains("chessground")
+            && licences.contains("MIT License")
+    );
     let (status, _) = server.get("/nothing-here");
     assert!(status.contains("404"), "{status}");
     // The session count starts at zero.
@@ -327,5 +346,14 @@ fn memory_of_ten_sessions() {
     assert!(ten < 400 * 1024, "{ten} KiB");
     drop(clients);
     server.wait_sessions(0, Duration::from_secs(10));
-    let _: Value = json!(null);
+    let closed = server.rss_kib();
+    println!(
+        "sable serve RSS after the 10 sessions closed: {} MiB",
+        closed / 1024
+    );
+    // The tables are given back when their engines are dropped.
+    assert!(
+        closed < idle + 64 * 1024,
+        "{closed} KiB after closing, {idle} KiB idle"
+    );
 }
