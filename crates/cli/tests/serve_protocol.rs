@@ -212,6 +212,25 @@ fn analysis_streams_multipv_lines_with_san() {
     c.until("done");
 }
 
+/// A draw offer: Sable takes it when it is not better, whichever side it plays.
+#[test]
+fn a_draw_offer_is_taken_only_when_sable_is_not_better() {
+    let server = Server::start(&["--review-nodes", "5000"]);
+    let mut c = session(&server);
+    // White has an extra queen.
+    let fen = "4k3/8/8/8/8/8/3QK3/8 b - - 0 1";
+    for (side, accepted) in [("black", true), ("white", false)] {
+        c.send(json!({"t": "draw", "id": 1, "fen": fen, "engine": side}));
+        let d = c.until("draw");
+        assert_eq!(d["accepted"], accepted, "{side}: {d}");
+        assert!(
+            d["eval"]["cp"].as_i64().is_some_and(|cp| cp > 500)
+                || d["eval"]["mate"].as_i64().is_some_and(|m| m > 0),
+            "{d}"
+        );
+    }
+}
+
 #[test]
 fn a_closed_socket_frees_its_engine_mid_search_and_mid_review() {
     let server = Server::start(&[]);
