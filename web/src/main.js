@@ -251,6 +251,8 @@ function setMode(m) {
   if (m === 'play') {
     send({ t: 'stop' });
     analysis.requestId = null;
+    // The analysis arrow is not a hint in a game.
+    cg.setAutoShapes([]);
     renderPlay();
   } else {
     setClockVisibility(false);
