@@ -67,6 +67,8 @@ enum Command {
     Analyse(cmd::analyse::Args),
     /// Play on an Internet Chess Server (FICS and kin) unattended: challenges, seeks, PGN log, reconnection.
     Ics(cmd::ics::Args),
+    /// A board in the browser: play against a level, analysis, game review (a local web server).
+    Serve(cmd::serve::Args),
 }
 
 /// No subcommand: the first command line decides the protocol (`uci` or `xboard`); a
@@ -161,6 +163,7 @@ fn main() -> ExitCode {
         Some(Command::Imbalance(args)) => cmd::imbalance::run(args),
         Some(Command::Book(args)) => cmd::book::run(args),
         Some(Command::Ics(args)) => cmd::ics::run(args),
+        Some(Command::Serve(args)) => cmd::serve::run(args),
         Some(Command::Analyse(args)) => cmd::analyse::run(args),
     };
     match result {

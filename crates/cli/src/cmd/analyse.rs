@@ -9,9 +9,8 @@
 
 use super::{CliError, CliResult};
 use crate::analyse::annotate;
-use crate::analyse::eco::{self, Opening};
 use crate::analyse::eval::Eval;
-use crate::analyse::game::GameReport;
+use crate::analyse::pass::{self, analyse_game, Analyser, Assessment, InProcess, Stop};
 use crate::analyse::report::{game_page, index_page, IndexRow};
 use crate::analyse::svg::eval_graph;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -19,8 +18,8 @@ use sable_arena::engine::{Engine as UciEngine, EngineConfig, Protocol, Score, Th
 use sable_arena::referee::DEFAULT_STALL;
 use sable_arena::tc::Limits;
 use sable_chess::{Move, Position, SanMode};
-use sable_engine::{ScoreReport, SearchLimits};
-use sable_formats::pgn::{GameTree, PgnReader, TreeBuilder};
+use sable_engine::SearchLimits;
+use sable_formats::pgn::{PgnReader, TreeBuilder};
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -72,101 +71,33 @@ pub struct Args {
     max_games: Option<usize>,
 }
 
-/// An engine's view of one position: the evaluation and the line it would play.
-struct Assessment {
-    eval: Eval,
-    line: Vec<Move>,
+/// Sable's engine as the flags set it (one thread and 64 MB unless told).
+fn in_process_engine(args: &Args) -> Result<sable_engine::Engine, CliError> {
+    let mut engine = sable_engine::Engine::new();
+    let fail = |e: sable_engine::EngineError| CliError::msg(e.to_string());
+    engine
+        .set_threads(args.threads.unwrap_or(1) as i64)
+        .map_err(fail)?;
+    engine
+        .set_hash_mb(args.hash.unwrap_or(64) as i64)
+        .map_err(fail)?;
+    // No transmission delay in process: --movetime is the search's own time.
+    engine.set_move_overhead(0).map_err(fail)?;
+    Ok(engine)
 }
 
-/// What evaluates positions: Sable in process or a UCI engine.
-trait Analyser {
-    fn name(&self) -> String;
-    /// A new game from `start`.
-    fn begin(&mut self, start: &Position) -> Result<(), String>;
-    /// The position after `moves` from the start given to `begin` (`pos`).
-    fn assess(&mut self, moves: &[Move], pos: &Position) -> Result<Assessment, String>;
-}
-
-fn eval_of(turn: sable_chess::Color, score: ScoreReport) -> Eval {
-    match score {
-        ScoreReport::Cp(c) => Eval::from_side_to_move(turn, Some(c), None),
-        ScoreReport::Mate(m) => Eval::from_side_to_move(turn, None, Some(m)),
+/// The search of each position: the flags' limits, or [`DEFAULT_NODES`].
+fn in_process_limits(args: &Args) -> SearchLimits {
+    let mut limits = SearchLimits {
+        movetime_ms: args.movetime,
+        nodes: args.nodes,
+        depth: args.depth,
+        ..SearchLimits::default()
+    };
+    if limits.movetime_ms.is_none() && limits.nodes.is_none() && limits.depth.is_none() {
+        limits.nodes = Some(DEFAULT_NODES);
     }
-}
-
-struct InProcess {
-    engine: sable_engine::Engine,
-    limits: SearchLimits,
-}
-
-impl InProcess {
-    fn new(args: &Args) -> Result<InProcess, CliError> {
-        let mut engine = sable_engine::Engine::new();
-        let fail = |e: sable_engine::EngineError| CliError::msg(e.to_string());
-        engine
-            .set_threads(args.threads.unwrap_or(1) as i64)
-            .map_err(fail)?;
-        engine
-            .set_hash_mb(args.hash.unwrap_or(64) as i64)
-            .map_err(fail)?;
-        // No transmission delay in process: --movetime is the search's own time.
-        engine.set_move_overhead(0).map_err(fail)?;
-        let mut limits = SearchLimits {
-            movetime_ms: args.movetime,
-            nodes: args.nodes,
-            depth: args.depth,
-            ..SearchLimits::default()
-        };
-        if limits.movetime_ms.is_none() && limits.nodes.is_none() && limits.depth.is_none() {
-            limits.nodes = Some(DEFAULT_NODES);
-        }
-        Ok(InProcess { engine, limits })
-    }
-}
-
-impl Analyser for InProcess {
-    fn name(&self) -> String {
-        let l = &self.limits;
-        let mut s = format!("Sable {}", env!("CARGO_PKG_VERSION"));
-        if let Some(n) = l.nodes {
-            s.push_str(&format!(", {n} nodes"));
-        }
-        if let Some(t) = l.movetime_ms {
-            s.push_str(&format!(", {t} ms"));
-        }
-        if let Some(d) = l.depth {
-            s.push_str(&format!(", depth {d}"));
-        }
-        s + " a position"
-    }
-
-    fn begin(&mut self, start: &Position) -> Result<(), String> {
-        let e = &mut self.engine;
-        e.set_chess960(start.is_chess960())
-            .map_err(|e| e.to_string())?;
-        e.new_game().map_err(|e| e.to_string())?;
-        e.set_position(Some(&start.fen()), &[])
-            .map_err(|e| e.to_string())
-    }
-
-    fn assess(&mut self, moves: &[Move], pos: &Position) -> Result<Assessment, String> {
-        while self.engine.moves().len() < moves.len() {
-            let m = moves[self.engine.moves().len()];
-            self.engine.play(m).map_err(|e| e.to_string())?;
-        }
-        let r = self
-            .engine
-            .search(self.limits.clone(), |_| {})
-            .map_err(|e| e.to_string())?;
-        Ok(Assessment {
-            eval: eval_of(pos.turn(), r.score),
-            line: if r.pv.is_empty() {
-                r.best.into_iter().collect()
-            } else {
-                r.pv
-            },
-        })
-    }
+    limits
 }
 
 struct External {
@@ -293,94 +224,6 @@ impl Analyser for External {
     }
 }
 
-/// Why a game's analysis stopped.
-enum Stop {
-    Cancelled,
-    Engine(String),
-}
-
-/// Every position of a mainline (the start first) with its evaluation and engine line.
-struct Analysed {
-    evals: Vec<Eval>,
-    lines: Vec<Vec<Move>>,
-    positions: Vec<Position>,
-}
-
-/// Evaluates every position of the mainline.
-fn analyse_game(
-    analyser: &mut dyn Analyser,
-    tree: &GameTree,
-    cancel: &AtomicBool,
-    on_position: &mut dyn FnMut(),
-) -> Result<Analysed, Stop> {
-    let moves = tree.mainline();
-    let mut positions = Vec::with_capacity(moves.len() + 1);
-    let mut pos = tree.start.clone();
-    positions.push(pos.clone());
-    for &m in &moves {
-        pos.make(m);
-        positions.push(pos.clone());
-    }
-    analyser.begin(&tree.start).map_err(Stop::Engine)?;
-    let mut evals = Vec::with_capacity(positions.len());
-    let mut lines = Vec::with_capacity(positions.len());
-    for (i, pos) in positions.iter().enumerate() {
-        if cancel.load(Ordering::SeqCst) {
-            return Err(Stop::Cancelled);
-        }
-        if pos.legal_moves().is_empty() {
-            evals.push(if pos.in_check() {
-                Eval::Checkmated(pos.turn())
-            } else {
-                Eval::Cp(0)
-            });
-            lines.push(Vec::new());
-            continue;
-        }
-        let a =
-            analyser
-                .assess(&moves[..i], pos)
-                .map_err(|e| match cancel.load(Ordering::SeqCst) {
-                    true => Stop::Cancelled,
-                    false => Stop::Engine(format!("{e} (at ply {i}, {})", pos.fen())),
-                })?;
-        evals.push(a.eval);
-        lines.push(a.line);
-        on_position();
-    }
-    Ok(Analysed {
-        evals,
-        lines,
-        positions,
-    })
-}
-
-/// The opening: the game's `Opening` tag (with `ECO`), else the table, else the `ECO`
-/// tag alone.
-fn opening(tree: &GameTree, positions: &[Position]) -> Option<Opening> {
-    let eco_tag = tree.tags.get("ECO").filter(|e| !e.is_empty() && *e != "?");
-    if let Some(name) = tree
-        .tags
-        .get("Opening")
-        .filter(|o| !o.is_empty() && *o != "?")
-    {
-        return Some(Opening {
-            eco: eco_tag.unwrap_or("").to_string(),
-            name: name.to_string(),
-        });
-    }
-    let standard = !tree.start.is_chess960() && tree.start == Position::startpos();
-    if standard {
-        if let Some(o) = eco::classify(&positions[1..]) {
-            return Some(o);
-        }
-    }
-    eco_tag.map(|e| Opening {
-        eco: e.to_string(),
-        name: eco::name_of_code(e).unwrap_or("").to_string(),
-    })
-}
-
 fn write_file(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), CliError> {
     std::fs::write(path, bytes).map_err(|source| CliError::Io {
         path: path.display().to_string(),
@@ -403,9 +246,13 @@ pub fn run(args: Args) -> CliResult {
     // A file cut short must not pass its last game off as whole.
     reader.require_results(true);
     let cancel = super::cancel_on_ctrlc("sable analyse");
+    let mut own_engine = None;
     let mut analyser: Box<dyn Analyser> = match &args.engine {
         Some(cmd) => Box::new(External::start(&args, cmd, cancel.clone())?),
-        None => Box::new(InProcess::new(&args)?),
+        None => Box::new(InProcess {
+            engine: own_engine.insert(in_process_engine(&args)?),
+            limits: in_process_limits(&args),
+        }),
     };
     let engine_name = analyser.name();
     if let Some(path) = &args.output {
@@ -491,11 +338,7 @@ pub fn run(args: Args) -> CliResult {
         let mut count = || {
             positions_done += 1;
         };
-        let Analysed {
-            evals,
-            lines,
-            positions,
-        } = match analyse_game(analyser.as_mut(), &tree, &cancel, &mut count) {
+        let pass_result = match analyse_game(analyser.as_mut(), &tree, &cancel, &mut count) {
             Ok(r) => r,
             Err(Stop::Cancelled) => break,
             Err(Stop::Engine(e)) => {
@@ -509,8 +352,7 @@ pub fn run(args: Args) -> CliResult {
         // Everything after the search is this program's own code: a bug in it costs the
         // game, not the run.
         let finished = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let game_opening = opening(&tree, &positions);
-            let report = GameReport::build(games_read, &tree, &evals, &lines, game_opening);
+            let report = pass::report(games_read, &tree, &pass_result);
             annotate::apply(&mut tree, &report);
             let pages = report_dir.is_some().then(|| {
                 (

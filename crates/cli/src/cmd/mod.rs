@@ -17,6 +17,7 @@ pub mod nnue;
 pub mod perft;
 pub mod pgn;
 pub mod random_games;
+pub mod serve;
 pub mod tb;
 pub mod train;
 pub mod tune;

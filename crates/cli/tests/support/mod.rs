@@ -2,7 +2,9 @@
 //! uses some of them, so the others are dead code there.
 #![allow(dead_code)]
 
+pub mod serve;
 pub mod session;
+pub mod webdriver;
 
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};

@@ -1,0 +1,557 @@
+//! `sable serve` in a real browser: headless Debian chromium driven through
+//! chromedriver, every move made by mouse clicks on the board. A whole game against a
+//! level (its PGN checked by python-chess), the review of a pasted PGN with its graph
+//! (judgements checked against `sable analyse`), a promotion, a takeback, a reload that
+//! keeps the game, bad input, and a phone-sized window. Each test saves screenshots in
+//! `$CARGO_TARGET_TMPDIR/serve-screenshots/`.
+
+mod support;
+use sable_chess::SanMode;
+use sable_formats::pgn::PgnReader;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use support::serve::Server;
+use support::webdriver::Browser;
+use support::{data, sable};
+
+/// One browser at a time: the machine has two cores.
+static ONE_BROWSER: Mutex<()> = Mutex::new(());
+
+const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const WAIT: Duration = Duration::from_secs(20);
+
+fn lock() -> std::sync::MutexGuard<'static, ()> {
+    ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Waits for the board's animations to end, then saves a screenshot.
+fn screenshot(b: &Browser, name: &str) {
+    b.wait_until(WAIT, "the animations to end", || {
+        b.js(
+            "return document.querySelector('cg-board piece.anim, cg-board piece.fading') === null;",
+            vec![],
+        ) == true
+    });
+    b.save_screenshot(name);
+}
+
+/// The page's own account of its game (`window.sable.game()`).
+fn game(b: &Browser) -> Value {
+    b.js("return window.sable.game();", vec![])
+}
+
+fn moves_of(g: &Value) -> Vec<String> {
+    g["moves"]
+        .as_array()
+        .map(|a| a.iter().map(|m| m.as_str().unwrap().to_string()).collect())
+        .unwrap_or_default()
+}
+
+fn fen(b: &Browser) -> String {
+    b.js("return window.sable.fen();", vec![])
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// The centre of a square on the screen, as the board is oriented now.
+fn square_point(b: &Browser, square: &str) -> (f64, f64) {
+    let v = b.js(
+        "const r = document.querySelector('cg-board').getBoundingClientRect(); return [r.left, r.top, r.width, window.sable.orientation()];",
+        vec![],
+    );
+    let (left, top, width) = (
+        v[0].as_f64().unwrap(),
+        v[1].as_f64().unwrap(),
+        v[2].as_f64().unwrap(),
+    );
+    let s = width / 8.0;
+    let file = (square.as_bytes()[0] - b'a') as f64;
+    let rank = (square.as_bytes()[1] - b'1') as f64;
+    if v[3] == "white" {
+        (left + (file + 0.5) * s, top + (7.0 - rank + 0.5) * s)
+    } else {
+        (left + (7.0 - file + 0.5) * s, top + (rank + 0.5) * s)
+    }
+}
+
+/// Plays a UCI move by clicking its two squares (and the piece of a promotion).
+fn click_move(b: &Browser, uci: &str) {
+    let (x, y) = square_point(b, &uci[0..2]);
+    b.click_at(x, y);
+    let (x, y) = square_point(b, &uci[2..4]);
+    b.click_at(x, y);
+    if let Some(p) = uci.chars().nth(4) {
+        let role = match p {
+            'q' => "queen",
+            'r' => "rook",
+            'b' => "bishop",
+            _ => "knight",
+        };
+        b.wait_for("#promotion piece", WAIT);
+        b.click(&format!("#promotion piece[data-role={role}]"));
+    }
+}
+
+/// Starts a game on the page: side, level (`full` or an Elo), clock (`""`: none).
+fn start_game(b: &Browser, side: &str, level: &str, clock: &str) {
+    b.wait_for("#start", WAIT);
+    b.wait_until(WAIT, "the levels", || b.find("#level option").is_some());
+    b.select("#side", side);
+    b.select("#level", level);
+    b.select("#clock", clock);
+    b.click("#start");
+    b.wait_for("#game", WAIT);
+}
+
+/// Waits until the page's game has `n` moves and the engine is not thinking.
+fn wait_moves(b: &Browser, n: usize) -> Value {
+    let mut last = Value::Null;
+    b.wait_until(WAIT, &format!("{n} moves in the game"), || {
+        last = game(b);
+        moves_of(&last).len() == n && last["thinking"] == false
+    });
+    last
+}
+
+/// Sable itself over UCI at full strength: the player the test plays with.
+struct Oracle {
+    child: std::process::Child,
+    out: BufReader<std::process::ChildStdout>,
+}
+
+impl Oracle {
+    fn start() -> Oracle {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sable"))
+            .arg("uci")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = BufReader::new(child.stdout.take().unwrap());
+        let mut o = Oracle { child, out };
+        o.say("uci\nsetoption name Hash value 16\nisready");
+        o.until("readyok");
+        o
+    }
+
+    fn say(&mut self, text: &str) {
+        writeln!(self.child.stdin.as_mut().unwrap(), "{text}").unwrap();
+    }
+
+    fn until(&mut self, prefix: &str) -> String {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            assert!(
+                self.out.read_line(&mut line).unwrap() > 0,
+                "the oracle ended"
+            );
+            if line.starts_with(prefix) {
+                return line.trim().to_string();
+            }
+        }
+    }
+
+    fn best(&mut self, moves: &[String]) -> String {
+        self.say(&format!(
+            "position startpos moves {}\ngo nodes 20000",
+            moves.join(" ")
+        ));
+        let line = self.until("bestmove");
+        line.split_whitespace().nth(1).unwrap().to_string()
+    }
+}
+
+impl Drop for Oracle {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Python-chess replays a PGN: its Result tag, the result it finds itself, whether the
+/// last position is checkmate, and any errors it met.
+fn python_chess_verdict(pgn: &str) -> String {
+    let script = "import chess.pgn, sys\n\
+g = chess.pgn.read_game(sys.stdin)\n\
+b = g.board()\n\
+for m in g.mainline_moves():\n    b.push(m)\n\
+o = b.outcome(claim_draw=True)\n\
+print(g.headers['Result'], o.result() if o else '*', b.is_checkmate(), len(g.errors), len(list(g.mainline_moves())))\n";
+    let mut p = Command::new("python3")
+        .args(["-c", script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 with python-chess");
+    p.stdin.take().unwrap().write_all(pgn.as_bytes()).unwrap();
+    let out = p.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+#[test]
+#[ignore = "needs chromium"]
+fn a_whole_game_by_clicks_against_a_level() {
+    let _one = lock();
+    let server = Server::start(&[]);
+    let b = Browser::start(1100, 760);
+    b.goto(&server.url());
+    start_game(&b, "white", "1350", "");
+    screenshot(&b, "play-start");
+    let mut oracle = Oracle::start();
+    let started = Instant::now();
+    let mut played = 0;
+    loop {
+        let g = game(&b);
+        if !g["result"].is_null() {
+            break;
+        }
+        let moves = moves_of(&g);
+        assert!(moves.len() < 300, "no end after 150 moves");
+        assert!(
+            started.elapsed() < Duration::from_secs(150),
+            "the game takes too long"
+        );
+        let mv = oracle.best(&moves);
+        click_move(&b, &mv);
+        played += 1;
+        if played == 12 {
+            screenshot(&b, "play-middlegame");
+        }
+        // The click is a move of the page's game, then the engine answers (or it ended).
+        b.wait_until(WAIT, &format!("the move {mv} and its answer"), || {
+            let g = game(&b);
+            let n = moves_of(&g).len();
+            !g["result"].is_null() || (n == moves.len() + 2 && g["thinking"] == false)
+        });
+        assert_eq!(
+            moves_of(&game(&b))[moves.len()],
+            mv,
+            "the page played the clicked move"
+        );
+    }
+    let g = game(&b);
+    let result = g["result"].as_str().unwrap().to_string();
+    let reason = g["reason"].as_str().unwrap().to_string();
+    b.wait_for("#status[data-result]", WAIT);
+    assert!(b.text("#status").contains(&result));
+    b.click("#pgn-save");
+    b.wait_for("#pgn-out", WAIT);
+    let pgn = b.text("#pgn-out");
+    screenshot(&b, "play-end");
+    let verdict = python_chess_verdict(&pgn);
+    let n = moves_of(&g).len();
+    // The page's result is the one the rules give; the PGN has every move, no error.
+    let expect_mate = reason.ends_with("mates");
+    assert_eq!(
+        verdict,
+        format!(
+            "{result} {result} {} 0 {n}",
+            if expect_mate { "True" } else { "False" }
+        ),
+        "{reason}\n{pgn}"
+    );
+    println!(
+        "game over after {n} plies: {result} ({reason}) in {:?}",
+        started.elapsed()
+    );
+}
+
+/// The judgements `sable analyse` writes for a PGN at `nodes`: one per mainline move.
+fn sable_analyse_judgements(pgn: &str, nodes: &str) -> Vec<Option<&'static str>> {
+    let dir = std::env::temp_dir().join(format!("sable-serve-browser-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("game.pgn");
+    std::fs::write(&input, pgn).unwrap();
+    let (ok, annotated) = sable(&[
+        "analyse",
+        input.to_str().unwrap(),
+        "--nodes",
+        nodes,
+        "--hash",
+        "16",
+        "--threads",
+        "1",
+    ]);
+    assert!(ok, "{annotated}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let tree = PgnReader::new(annotated.as_bytes())
+        .trees(SanMode::Strict)
+        .next()
+        .unwrap()
+        .unwrap();
+    tree.root
+        .moves
+        .iter()
+        .map(|n| {
+            n.nags.iter().find_map(|&g| match g {
+                6 => Some("inaccuracy"),
+                2 => Some("mistake"),
+                4 => Some("blunder"),
+                _ => None,
+            })
+        })
+        .collect()
+}
+
+fn first_game(rel: &str) -> String {
+    let text = std::fs::read_to_string(data(rel)).unwrap();
+    let second = text[1..].find("\n[Event ").map_or(text.len(), |i| i + 1);
+    text[..second].trim_end().to_string() + "\n"
+}
+
+#[test]
+#[ignore = "needs chromium"]
+fn analysis_of_a_pasted_pgn_with_its_graph() {
+    let _one = lock();
+    const NODES: &str = "20000";
+    let server = Server::start(&["--review-nodes", NODES]);
+    let b = Browser::start(1100, 800);
+    b.goto(&format!("{}#analysis", server.url()));
+    let pgn = first_game("pgn/lichess/lichess-user-export-3970-games.pgn");
+    b.type_into("#paste", &pgn);
+    b.click("#load");
+    b.wait_until(WAIT, "the game's 67 moves in the tree", || {
+        b.js(
+            "return document.querySelectorAll('#tree .mv').length;",
+            vec![],
+        ) == 67
+    });
+    // Live lines: three, with a depth, and an evaluation bar.
+    b.wait_until(WAIT, "three engine lines", || {
+        b.js(
+            "return document.querySelectorAll('#pvs .pv').length;",
+            vec![],
+        ) == 3
+    });
+    assert!(b.text("#depth").starts_with("depth "));
+    assert!(!b.text("#evaltext").is_empty());
+    // Keys: three moves on, one back.
+    for _ in 0..3 {
+        b.key("\u{E014}");
+    }
+    b.key("\u{E012}");
+    assert_eq!(
+        fen(&b),
+        "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2"
+    );
+    b.wait_until(WAIT, "the opening name", || {
+        b.text("#opening").contains("Alekhine")
+    });
+    // A move of our own there branches into a variation.
+    click_move(&b, "b1c3");
+    b.wait_until(WAIT, "a variation", || b.text("#tree .var").contains("Nc3"));
+    assert_eq!(
+        b.js(
+            "return document.querySelectorAll('#tree .mv').length;",
+            vec![]
+        ),
+        68
+    );
+    // The review: the graph, and the judgements of sable analyse.
+    b.key("\u{E013}");
+    b.click("#review");
+    b.wait_for("#graph-area", Duration::from_secs(90));
+    b.wait_for("#summary table", WAIT);
+    let ours: Vec<Option<String>> = serde_json::from_value(b.js(
+        "const out = []; for (let n = document.querySelector('#tree .mv'); n; ) { out.push(['inaccuracy','mistake','blunder'].find(c => n.classList.contains(c)) || null); let next = n.nextElementSibling; while (next && !(next.classList.contains('mv'))) next = next.nextElementSibling; n = next; } return out;",
+        vec![],
+    ))
+    .unwrap();
+    let theirs = sable_analyse_judgements(&pgn, NODES);
+    let theirs: Vec<Option<String>> = theirs.iter().map(|j| j.map(String::from)).collect();
+    assert_eq!(ours, theirs, "the page's judgements are sable analyse's");
+    let dots = b.js(
+        "return document.querySelectorAll('#graph circle.judged').length;",
+        vec![],
+    );
+    assert_eq!(
+        dots.as_u64().unwrap() as usize,
+        theirs.iter().filter(|j| j.is_some()).count()
+    );
+    screenshot(&b, "analysis-review");
+}
+
+#[test]
+#[ignore = "needs chromium"]
+fn a_promotion_asks_for_the_piece() {
+    let _one = lock();
+    let server = Server::start(&[]);
+    let b = Browser::start(1000, 760);
+    b.goto(&format!("{}#analysis", server.url()));
+    b.type_into("#paste", "8/P7/8/8/8/8/k7/4K3 w - - 0 1");
+    b.click("#load");
+    b.wait_until(WAIT, "the position", || fen(&b).starts_with("8/P7/"));
+    let (x, y) = square_point(&b, "a7");
+    b.click_at(x, y);
+    let (x, y) = square_point(&b, "a8");
+    b.click_at(x, y);
+    b.wait_for("#promotion piece[data-role=knight]", WAIT);
+    screenshot(&b, "promotion-choice");
+    b.click("#promotion piece[data-role=knight]");
+    b.wait_until(WAIT, "the knight on a8", || fen(&b).starts_with("N7/"));
+    assert_eq!(b.text("#tree .mv"), "a8=N");
+    screenshot(&b, "promotion-done");
+}
+
+#[test]
+#[ignore = "needs chromium"]
+fn a_takeback_and_a_resignation() {
+    let _one = lock();
+    let server = Server::start(&[]);
+    let b = Browser::start(1000, 760);
+    b.goto(&server.url());
+    start_game(&b, "white", "1500", "5+3");
+    click_move(&b, "e2e4");
+    wait_moves(&b, 2);
+    click_move(&b, "g1f3");
+    wait_moves(&b, 4);
+    b.click("#takeback");
+    let g = wait_moves(&b, 2);
+    assert_eq!(moves_of(&g)[0], "e2e4");
+    screenshot(&b, "takeback");
+    b.click("#takeback");
+    wait_moves(&b, 0);
+    assert_eq!(fen(&b), START_FEN);
+    assert_eq!(b.text("#status"), "Your move");
+    // The game goes on after it.
+    click_move(&b, "d2d4");
+    wait_moves(&b, 2);
+    b.click("#resign");
+    b.wait_until(WAIT, "the result", || b.text("#status").starts_with("0-1"));
+}
+
+#[test]
+#[ignore = "needs chromium"]
+fn a_reload_keeps_the_game() {
+    let _one = lock();
+    let server = Server::start(&[]);
+    let b = Browser::start(1000, 760);
+    b.goto(&server.url());
+    start_game(&b, "black", "1350", "10+5");
+    // Sable moves first, then two moves of ours.
+    wait_moves(&b, 1);
+    assert_eq!(b.js("return window.sable.orientation();", vec![]), "black");
+    // Legal after any first move of White.
+    click_move(&b, "g8f6");
+    let before = wait_moves(&b, 3);
+    let fen_before = fen(&b);
+    b.refresh();
+    b.wait_until(WAIT, "the game after the reload", || {
+        b.js(
+            "return document.querySelectorAll('#play-moves .mv').length;",
+            vec![],
+        ) == 3
+    });
+    let after = game(&b);
+    assert_eq!(moves_of(&after), moves_of(&before));
+    assert_eq!(after["player"], "black");
+    assert_eq!(fen(&b), fen_before);
+    screenshot(&b, "reload");
+    // And it goes on: a move of ours, the engine's answer.
+    click_move(&b, "b8c6");
+    wait_moves(&b, 5);
+}
+
+#[test]
+#[ignore = "needs chromium"]
+fn bad_input_shows_a_message_in_the_page() {
+    let _one = lock();
+    let mut server = Server::start(&[]);
+    let b = Browser::start(1000, 760);
+    b.goto(&format!("{}#analysis", server.url()));
+    b.wait_for("#paste", WAIT);
+    b.wait_until(WAIT, "the connection", || {
+        b.text("#conn") == "engine connected"
+    });
+    // A 10 MB PGN, pasted.
+    b.js(
+        "document.querySelector('#paste').value = '1. e4 e5 2. Nf3 Nc6 '.repeat(655360);",
+        vec![],
+    );
+    b.click("#load");
+    b.wait_for("#message", WAIT);
+    let m = b.text("#message-text");
+    assert!(m.contains("13.1 MB") && m.contains("1 MiB"), "{m}");
+    b.click("#message-close");
+    // A bad FEN, and a PGN with an illegal move: the server's words.
+    b.js(
+        "document.querySelector('#paste').value = arguments[0];",
+        vec![json!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1")],
+    );
+    b.click("#load");
+    b.wait_for("#message", WAIT);
+    assert!(
+        b.text("#message-text").starts_with("FEN"),
+        "{}",
+        b.text("#message-text")
+    );
+    b.click("#message-close");
+    b.js(
+        "document.querySelector('#paste').value = arguments[0];",
+        vec![json!("[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n")],
+    );
+    b.click("#load");
+    b.wait_for("#message", WAIT);
+    let m = b.text("#message-text");
+    assert!(m.contains("line 3") && m.contains("Ke3"), "{m}");
+    screenshot(&b, "bad-input");
+    // Many tabs: the server stays up and each page has its session.
+    for _ in 0..3 {
+        b.js("window.open(arguments[0]);", vec![json!(server.url())]);
+    }
+    server.wait_sessions(4, WAIT);
+    assert!(server.alive());
+}
+
+#[test]
+#[ignore = "needs chromium"]
+fn a_phone_sized_window_stacks_board_and_panel() {
+    let _one = lock();
+    let server = Server::start(&[]);
+    let b = Browser::start_phone(390, 844);
+    b.goto(&server.url());
+    start_game(&b, "white", "1350", "3+2");
+    click_move(&b, "e2e4");
+    wait_moves(&b, 2);
+    let v = b.js(
+        "const r = document.querySelector('cg-board').getBoundingClientRect(); const p = document.querySelector('#panel').getBoundingClientRect(); return [r.left, r.right, r.bottom, p.top, document.documentElement.clientWidth, document.documentElement.scrollWidth];",
+        vec![],
+    );
+    let f = |i: usize| v[i].as_f64().unwrap();
+    assert!(f(0) >= 0.0 && f(1) <= f(4), "the board fits the width: {v}");
+    assert!(f(3) >= f(2), "the panel is below the board: {v}");
+    assert!(f(5) <= f(4), "no sideways scrolling: {v}");
+    assert!(f(1) - f(0) > 300.0, "the board is not tiny: {v}");
+    screenshot(&b, "phone");
+}
+
+#[test]
+#[ignore = "needs chromium"]
+fn a_premove_is_played_when_the_engine_has_moved() {
+    let _one = lock();
+    let server = Server::start(&[]);
+    let b = Browser::start(1000, 760);
+    b.goto(&server.url());
+    // Full strength with no clock thinks a second a move: time to premove.
+    start_game(&b, "white", "full", "");
+    click_move(&b, "e2e4");
+    b.wait_until(WAIT, "Sable thinking", || {
+        let g = game(&b);
+        moves_of(&g).len() == 1 && g["thinking"] == true
+    });
+    click_move(&b, "g1f3");
+    assert!(
+        b.find("square.current-premove").is_some(),
+        "the premove is shown"
+    );
+    b.wait_until(WAIT, "the premove played", || {
+        moves_of(&game(&b)).len() >= 3
+    });
+    assert_eq!(moves_of(&game(&b))[2], "g1f3");
+}
