@@ -530,28 +530,3 @@ fn a_phone_sized_window_stacks_board_and_panel() {
     assert!(f(1) - f(0) > 300.0, "the board is not tiny: {v}");
     screenshot(&b, "phone");
 }
-
-#[test]
-#[ignore = "needs chromium"]
-fn a_premove_is_played_when_the_engine_has_moved() {
-    let _one = lock();
-    let server = Server::start(&[]);
-    let b = Browser::start(1000, 760);
-    b.goto(&server.url());
-    // Full strength with no clock thinks a second a move: time to premove.
-    start_game(&b, "white", "full", "");
-    click_move(&b, "e2e4");
-    b.wait_until(WAIT, "Sable thinking", || {
-        let g = game(&b);
-        moves_of(&g).len() == 1 && g["thinking"] == true
-    });
-    click_move(&b, "g1f3");
-    assert!(
-        b.find("square.current-premove").is_some(),
-        "the premove is shown"
-    );
-    b.wait_until(WAIT, "the premove played", || {
-        moves_of(&game(&b)).len() >= 3
-    });
-    assert_eq!(moves_of(&game(&b))[2], "g1f3");
-}

@@ -656,7 +656,9 @@ impl<P: Player> Client<P> {
     }
 
     /// Sends `flag`, at most every three seconds (a refused flag is answered by the
-    /// server, and the clock it counts may differ from ours by the lag).
+    /// server, and the clock it counts may differ from ours by the lag). Before both
+    /// sides have moved FICS refuses a flag ("use abort instead"); `abort` with the
+    /// opponent out of time is its courtesy abort, which ends the game at once.
     fn call_flag(&mut self, conn: &mut Connection, their_ms: i64) {
         if self
             .flagged_at
@@ -665,10 +667,19 @@ impl<P: Player> Client<P> {
             return;
         }
         self.flagged_at = Some(Instant::now());
+        let early = self.game.as_ref().is_some_and(|g| g.moves.len() < 2);
+        let (what, command) = if early {
+            (
+                "aborting the game (no flag before both have moved)",
+                "abort",
+            )
+        } else {
+            ("calling their flag", "flag")
+        };
         self.log.line(&format!(
-            "their clock is out ({their_ms} ms by our count): calling their flag"
+            "their clock is out ({their_ms} ms by our count): {what}"
         ));
-        conn.send("flag");
+        conn.send(command);
     }
 
     fn play_move(&mut self, conn: &mut Connection, s: &Style12, us: Color) {

@@ -420,6 +420,31 @@ fn an_opponent_out_of_time_is_flagged() {
         check_pgn_matches(&report, &dir.join("games.pgn"));
     }
 
+    // An opponent who never makes its first move cannot be flagged on FICS ("use abort
+    // instead"); the client aborts once its clock is out and goes on to the next game.
+    let dir = temp("flag-first-move");
+    let server = StandIn::start(Script {
+        games: vec![End::Stall(0), End::Stall(0), End::Resign(2)],
+        clock_ms: 3_000,
+        increment_s: 1,
+        ..Script::default()
+    });
+    let mut cfg = config(server.port, &dir);
+    cfg.games = 1; // aborted games do not count: the third is the one played
+    let (result, log) = run(cfg, Duration::from_secs(40));
+    let report = server.report();
+    result.expect("the client finishes");
+    assert_clean(&report, &log);
+    // Game 1: the client is White and the stand-in stalls at its first move, after the
+    // client's; game 2: the stand-in is White and never moves.
+    assert_eq!(report.courtesy_aborts, 2, "{}", log.join("\n"));
+    assert_eq!((report.flags_won, report.flags_refused), (0, 0));
+    assert_eq!(report.games.len(), 3, "{}", log.join("\n"));
+    assert!(report.games[..2]
+        .iter()
+        .all(|g| g.reason.contains("courtesyaborted") && g.result == "*"));
+    assert!(report.games[2].reason.contains("resigns"));
+
     // Without autoflag the stalled game never ends: the client is still waiting when
     // the stand-in's deadline closes the connection.
     let dir = temp("noflag");

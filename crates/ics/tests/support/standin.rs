@@ -126,6 +126,8 @@ pub struct Report {
     /// did not (called too early, or with the client on move).
     pub flags_won: u32,
     pub flags_refused: u32,
+    /// `abort` calls granted because the stand-in was out of time before both moved.
+    pub courtesy_aborts: u32,
     /// Every line the client sent, decoded.
     pub lines: Vec<String>,
     pub probes_acked: u32,
@@ -441,6 +443,7 @@ impl Server {
             }
             ["refresh"] => self.send_board_as(conn, Some(())),
             ["flag"] => self.client_flags(conn),
+            ["abort"] => self.client_aborts(conn),
             ["resign"] => {
                 if let Some(g) = &self.game {
                     let result = if g.client == Color::White {
@@ -785,6 +788,12 @@ impl Server {
             conn.send("You are not playing a game.");
             return;
         };
+        if g.moves.len() < 2 {
+            self.report.flags_refused += 1;
+            conn.send("You cannot flag before both players have moved.");
+            conn.send("Use abort instead.");
+            return;
+        }
         let standin = !g.client;
         let left = g.clocks[standin.index()]
             - if g.pos.turn() == standin {
@@ -804,6 +813,25 @@ impl Server {
             "0-1"
         };
         self.end_game(conn, "StandIn forfeits on time", result);
+    }
+
+    /// The client asks to abort: granted at once when the stand-in is on move with its
+    /// clock run out (FICS's courtesy abort), else sent as a request it never answers.
+    fn client_aborts(&mut self, conn: &mut Conn) {
+        let Some(g) = &self.game else {
+            conn.send("You are not playing a game.");
+            return;
+        };
+        let standin = !g.client;
+        let out = g.pos.turn() == standin
+            && g.clocks[standin.index()] - (g.since.elapsed().as_millis() as i64) < 0;
+        if out {
+            self.report.courtesy_aborts += 1;
+            let reason = format!("Game courtesyaborted by {}", self.handle);
+            self.end_game(conn, &reason, "*");
+        } else {
+            conn.send("Abort request sent.");
+        }
     }
 
     /// Periodic work: the client's flag.
