@@ -171,6 +171,27 @@ struct Game {
     draw_offered: bool,
 }
 
+impl Game {
+    /// What `side`'s clock shows now: its clock, less the time running if on move.
+    fn left_ms(&self, side: Color) -> i64 {
+        let running = if self.pos.turn() == side {
+            self.since.elapsed().as_millis() as i64
+        } else {
+            0
+        };
+        self.clocks[side.index()] - running
+    }
+
+    /// The result token of a win for the client (`true`) or for the stand-in.
+    fn win_for_client(&self, client_wins: bool) -> &'static str {
+        if (self.client == Color::White) == client_wins {
+            "1-0"
+        } else {
+            "0-1"
+        }
+    }
+}
+
 struct Server {
     s: Script,
     rng: u64,
@@ -446,11 +467,7 @@ impl Server {
             ["abort"] => self.client_aborts(conn),
             ["resign"] => {
                 if let Some(g) = &self.game {
-                    let result = if g.client == Color::White {
-                        "0-1"
-                    } else {
-                        "1-0"
-                    };
+                    let result = g.win_for_client(false);
                     let reason = format!("{} resigns", self.handle);
                     self.end_game(conn, &reason, result);
                 }
@@ -546,10 +563,8 @@ impl Server {
         let relation = if turn == g.client { 1 } else { -1 };
         let (vm, pm) = last.unwrap_or(("none", "none"));
         let scale = if self.ms { 1 } else { 1000 };
-        let mut clocks = g.clocks;
         // The running clock shows what is left now.
-        let running = g.since.elapsed().as_millis() as i64;
-        clocks[turn.index()] -= running;
+        let clocks = [g.left_ms(Color::White), g.left_ms(Color::Black)];
         let tail = if self.s.fics16 { "" } else { " 1 0" };
         format!(
             "<12> {} {} {ep} {} {} {} {} {} {} {} {} {relation} {} {} 39 39 {} {} {} {vm} (0:00) {pm} {}{tail}",
@@ -709,14 +724,9 @@ impl Server {
             return Flow::Continue;
         }
         // The client's clock: a flag that fell is a loss on time.
-        let left = g.clocks[g.client.index()] - g.since.elapsed().as_millis() as i64;
-        if left < 0 {
+        if g.left_ms(g.client) < 0 {
             self.report.client_flagged += 1;
-            let result = if g.client == Color::White {
-                "0-1"
-            } else {
-                "1-0"
-            };
+            let result = g.win_for_client(false);
             let reason = format!("{} forfeits on time", self.handle);
             self.end_game(conn, &reason, result);
             return Flow::Continue;
@@ -745,11 +755,7 @@ impl Server {
             return Flow::Continue;
         }
         let ply = g.moves.len();
-        let result_for_client = if g.client == Color::White {
-            "1-0"
-        } else {
-            "0-1"
-        };
+        let result_for_client = g.win_for_client(true);
         match g.end {
             End::Resign(p) if ply >= p => {
                 self.end_game(conn, "StandIn resigns", result_for_client);
@@ -794,24 +800,13 @@ impl Server {
             conn.send("Use abort instead.");
             return;
         }
-        let standin = !g.client;
-        let left = g.clocks[standin.index()]
-            - if g.pos.turn() == standin {
-                g.since.elapsed().as_millis() as i64
-            } else {
-                0
-            };
-        if left >= 0 {
+        if g.left_ms(!g.client) >= 0 {
             self.report.flags_refused += 1;
             conn.send("Your opponent is not out of time.");
             return;
         }
         self.report.flags_won += 1;
-        let result = if g.client == Color::White {
-            "1-0"
-        } else {
-            "0-1"
-        };
+        let result = g.win_for_client(true);
         self.end_game(conn, "StandIn forfeits on time", result);
     }
 
@@ -822,10 +817,7 @@ impl Server {
             conn.send("You are not playing a game.");
             return;
         };
-        let standin = !g.client;
-        let out = g.pos.turn() == standin
-            && g.clocks[standin.index()] - (g.since.elapsed().as_millis() as i64) < 0;
-        if out {
+        if g.pos.turn() != g.client && g.left_ms(!g.client) < 0 {
             self.report.courtesy_aborts += 1;
             let reason = format!("Game courtesyaborted by {}", self.handle);
             self.end_game(conn, &reason, "*");
@@ -840,14 +832,9 @@ impl Server {
         if g.pos.turn() != g.client {
             return None;
         }
-        let left = g.clocks[g.client.index()] - g.since.elapsed().as_millis() as i64;
-        if left < -1000 {
+        if g.left_ms(g.client) < -1000 {
             self.report.client_flagged += 1;
-            let result = if g.client == Color::White {
-                "0-1"
-            } else {
-                "1-0"
-            };
+            let result = g.win_for_client(false);
             let reason = format!("{} forfeits on time", self.handle);
             self.end_game(conn, &reason, result);
         }
