@@ -1,6 +1,6 @@
 //! Reading SAN: the one legal move a token names, with errors that say why not.
 
-use super::syntax::{parse_lenient_syntax, parse_strict_syntax};
+use super::syntax::{parse_lenient_syntax, parse_strict_syntax, piece_of};
 use super::{piece_attacks, Parsed, SanError, SanMode};
 use crate::attacks::pawn_attacks;
 use crate::castling::CastleSide;
@@ -100,13 +100,7 @@ impl Position {
         let us = self.turn();
         let m = match *body {
             [p @ (b'N' | b'B' | b'R' | b'Q' | b'K'), ref rest @ ..] => {
-                let role = match p {
-                    b'N' => Role::Knight,
-                    b'B' => Role::Bishop,
-                    b'R' => Role::Rook,
-                    b'Q' => Role::Queen,
-                    _ => Role::King,
-                };
+                let role = piece_of(p)?;
                 let (head, capture, to) = match *rest {
                     [ref head @ .., b'x', f, r] => (head, true, square(f, r)?),
                     [ref head @ .., f, r] => (head, false, square(f, r)?),
@@ -124,13 +118,7 @@ impl Position {
                 if capture != self.them().contains(to) {
                     return None;
                 }
-                let reach = piece_attacks(role, to, self.occupied()) & self.pieces(us, role);
-                let mut legal = SquareSet::EMPTY;
-                for from in reach {
-                    if self.piece_move_is_legal(role, from, to) {
-                        legal |= from;
-                    }
-                }
+                let (_, legal) = self.piece_movers(role, to);
                 let mut matching = legal;
                 if let Some(f) = file {
                     matching &= SquareSet::from_file(File::new(f)?);
@@ -407,6 +395,21 @@ impl Position {
         }
     }
 
+    /// Our pieces of `role` (not pawns) that attack `to`, and those of them that may
+    /// legally go there: what both SAN readers resolve a piece move from. Always
+    /// inlined: left as a call it slows PGN replay measurably (see its commit).
+    #[inline(always)]
+    fn piece_movers(&self, role: Role, to: Square) -> (SquareSet, SquareSet) {
+        let reach = piece_attacks(role, to, self.occupied()) & self.pieces(self.turn(), role);
+        let mut legal = SquareSet::EMPTY;
+        for from in reach {
+            if self.piece_move_is_legal(role, from, to) {
+                legal |= from;
+            }
+        }
+        (reach, legal)
+    }
+
     fn find_piece_move(
         &self,
         text: &str,
@@ -415,14 +418,7 @@ impl Position {
         rank: Option<Rank>,
         to: Square,
     ) -> Result<(Move, Option<SquareSet>), SanError> {
-        let us = self.turn();
-        let reach = piece_attacks(role, to, self.occupied()) & self.pieces(us, role);
-        let mut legal = SquareSet::EMPTY;
-        for from in reach {
-            if self.piece_move_is_legal(role, from, to) {
-                legal |= from;
-            }
-        }
+        let (reach, legal) = self.piece_movers(role, to);
         let mut candidates = reach;
         let mut matching = legal;
         if let Some(f) = file {

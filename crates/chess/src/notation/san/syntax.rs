@@ -18,7 +18,7 @@ fn rank_of(c: u8) -> Option<Rank> {
         .flatten()
 }
 
-fn piece_of(c: u8) -> Option<Role> {
+pub(super) fn piece_of(c: u8) -> Option<Role> {
     match c {
         b'N' => Some(Role::Knight),
         b'B' => Some(Role::Bishop),
