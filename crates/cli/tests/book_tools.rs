@@ -4,7 +4,7 @@
 mod support;
 use std::path::PathBuf;
 use std::process::Command;
-use support::{data, sable};
+use support::{data, python, sable};
 
 fn temp(name: &str) -> String {
     let dir = std::env::temp_dir().join(format!("sable-book-tools-{}", std::process::id()));
@@ -322,19 +322,9 @@ with chess.polyglot.open_reader(book) as r:
             print(fen, "|", e.move.uci(), e.weight, e.learn)
 "#;
     for book in &books {
-        let py = Command::new("python3")
-            .arg("-c")
-            .arg(script)
-            .arg(book)
-            .args(fens)
-            .output()
-            .expect("python3 runs");
-        assert!(
-            py.status.success(),
-            "python-chess is needed (pip install chess): {}",
-            String::from_utf8_lossy(&py.stderr)
-        );
-        let theirs = String::from_utf8(py.stdout).unwrap();
+        let mut args = vec![book.as_str()];
+        args.extend_from_slice(&fens);
+        let theirs = python(script, &args, "");
         let mut ours = String::new();
         for fen in fens {
             let (ok, out) = sable(&["book", "probe", book, "--fen", fen]);

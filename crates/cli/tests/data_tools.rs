@@ -5,7 +5,7 @@ use sable_chess::{CastlingMode, Position};
 use sable_formats::record::{GameRecord, RecordReader};
 
 mod support;
-use support::{data, sable};
+use support::{data, python, sable};
 
 fn temp(name: &str) -> String {
     let dir = std::env::temp_dir().join(format!("sable-data-{}", std::process::id()));
@@ -536,18 +536,7 @@ while (g := chess.pgn.read_game(f)) is not None:
             print(" ".join(board.fen().split()[:4]), white, label)
         board.push(node.move)
 "#;
-    let py = std::process::Command::new("python3")
-        .arg("-c")
-        .arg(script)
-        .arg(&pgn)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        py.status.success(),
-        "python-chess is needed (pip install chess): {}",
-        String::from_utf8_lossy(&py.stderr)
-    );
-    let theirs = String::from_utf8(py.stdout).unwrap();
+    let theirs = python(script, &[&pgn], "");
     // Ours: `FEN | score | result`; compared on the FEN's first four fields (python-chess
     // writes an en-passant square only when a capture there is legal).
     let ours: Vec<String> = ours

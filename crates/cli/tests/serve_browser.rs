@@ -15,7 +15,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use support::serve::Server;
 use support::webdriver::Browser;
-use support::{data, sable};
+use support::{data, python, sable};
 
 /// One browser at a time: the machine has two cores.
 static ONE_BROWSER: Mutex<()> = Mutex::new(());
@@ -182,16 +182,7 @@ b = g.board()\n\
 for m in g.mainline_moves():\n    b.push(m)\n\
 o = b.outcome(claim_draw=True)\n\
 print(g.headers['Result'], o.result() if o else '*', b.is_checkmate(), len(g.errors), len(list(g.mainline_moves())))\n";
-    let mut p = Command::new("python3")
-        .args(["-c", script])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 with python-chess");
-    p.stdin.take().unwrap().write_all(pgn.as_bytes()).unwrap();
-    let out = p.wait_with_output().unwrap();
-    assert!(out.status.success());
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
+    python(script, &[], pgn).trim().to_string()
 }
 
 #[test]

@@ -6,10 +6,9 @@ mod support;
 use sable_chess::SanMode;
 use sable_formats::pgn::PgnReader;
 use serde_json::json;
-use std::process::Command;
 use std::time::Duration;
 use support::serve::{Client, Server};
-use support::{data, sable};
+use support::{data, python, sable};
 
 /// A new session, past its greeting.
 fn session(server: &Server) -> Client {
@@ -158,22 +157,11 @@ fn a_loaded_pgn_is_python_chess_mainline() {
             )
         })
         .collect();
-    let out = Command::new("python3")
-        .args([
-            "-c",
-            "import chess.pgn, sys\ng = chess.pgn.read_game(sys.stdin)\nb = g.board()\nfor m in g.mainline_moves():\n    print(m.uci(), b.san(m))\n    b.push(m)\nprint('FEN', b.fen())",
-        ])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut p| {
-            use std::io::Write;
-            p.stdin.take().unwrap().write_all(pgn.as_bytes())?;
-            p.wait_with_output()
-        })
-        .expect("python3 runs");
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = python(
+        "import chess.pgn, sys\ng = chess.pgn.read_game(sys.stdin)\nb = g.board()\nfor m in g.mainline_moves():\n    print(m.uci(), b.san(m))\n    b.push(m)\nprint('FEN', b.fen())",
+        &[],
+        &pgn,
+    );
     let theirs: Vec<&str> = text.lines().filter(|l| !l.starts_with("FEN")).collect();
     assert_eq!(ours, theirs);
     assert_eq!(loaded["tags"]["White"], "Bfx-de-Blr");

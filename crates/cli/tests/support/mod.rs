@@ -130,3 +130,31 @@ pub fn fake_engine() -> &'static str {
         exe.to_string_lossy().into_owned()
     })
 }
+
+/// Runs `python3 -c SCRIPT ARGS...` with `stdin` as its input (the oracle scripts use
+/// python-chess) and returns its standard output; fails the test, naming what is
+/// missing, if it does not succeed.
+pub fn python(script: &str, args: &[&str], stdin: &str) -> String {
+    let mut child = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "python-chess is needed (pip install chess): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
