@@ -2,7 +2,8 @@
 //! chromedriver, every move made by mouse clicks on the board. A whole game against a
 //! level (its PGN checked by python-chess), the review of a pasted PGN with its graph
 //! (judgements checked against `sable analyse`), a promotion, a takeback, a reload that
-//! keeps the game, bad input, and a phone-sized window. Each test saves screenshots in
+//! keeps the game, a premove, a flag, sound, a file opened from disk, the graph and the
+//! saved PGN of an analysis, bad input, and a phone-sized window. Each test saves screenshots in
 //! `$CARGO_TARGET_TMPDIR/serve-screenshots/`.
 
 mod support;
@@ -366,6 +367,88 @@ fn analysis_of_a_pasted_pgn_with_its_graph() {
         theirs.iter().filter(|j| j.is_some()).count()
     );
     screenshot(&b, "analysis-review");
+
+    // A click on the graph goes to that move: the position after it, as python-chess
+    // plays the pasted game.
+    const PLY: usize = 20;
+    let rect = b.js(
+        "const r = document.querySelector('#graph-svg').getBoundingClientRect(); return [r.left, r.top, r.width, r.height];",
+        vec![],
+    );
+    let r: Vec<f64> = serde_json::from_value(rect).unwrap();
+    b.click_at(r[0] + r[2] * PLY as f64 / 67.0, r[1] + r[3] / 2.0);
+    let expected = python(
+        "import chess.pgn, io, sys\ng = chess.pgn.read_game(io.StringIO(sys.stdin.read()))\nb = g.board()\nfor m in list(g.mainline_moves())[:int(sys.argv[1])]: b.push(m)\nprint(b.fen())",
+        &[&PLY.to_string()],
+        &pgn,
+    );
+    b.wait_until(WAIT, "the position of the clicked move", || {
+        fen(&b) == expected.trim()
+    });
+
+    // Save PGN writes the tree: python-chess reads the game's mainline and the variation.
+    b.click("#a-pgn");
+    b.wait_until(WAIT, "the saved PGN", || !b.text("#a-pgn-out").is_empty());
+    let saved = b.text("#a-pgn-out");
+    let verdict = python(
+        "import chess.pgn, io, sys\ntexts = sys.stdin.read().split('\\x00')\nsaved = chess.pgn.read_game(io.StringIO(texts[0]))\norig = chess.pgn.read_game(io.StringIO(texts[1]))\nassert not saved.errors, saved.errors\nsame = [m.uci() for m in saved.mainline_moves()] == [m.uci() for m in orig.mainline_moves()]\nnode = saved.next().next()\nalts = [v.move.uci() for v in node.variations]\nprint(same, alts)",
+        &[],
+        &format!("{saved}\0{pgn}"),
+    );
+    assert_eq!(
+        verdict.trim(),
+        "True ['e4e5', 'b1c3']",
+        "the saved PGN: {saved}"
+    );
+}
+
+#[test]
+#[ignore = "needs chromium"]
+fn a_pgn_file_is_opened_from_disk() {
+    let _one = lock();
+    let server = Server::start(&[]);
+    let b = Browser::start(1100, 800);
+    b.goto(&format!("{}#analysis", server.url()));
+    let pgn = first_game("pgn/lichess/lichess-user-export-3970-games.pgn");
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join("serve-open-file.pgn");
+    std::fs::write(&path, &pgn).unwrap();
+    b.choose_file("#file", &path);
+    b.wait_until(WAIT, "the file's 67 moves in the tree", || {
+        b.js(
+            "return document.querySelectorAll('#tree .mv').length;",
+            vec![],
+        ) == 67
+    });
+}
+
+#[test]
+#[ignore = "needs chromium"]
+fn a_flag_loses_on_time() {
+    let _one = lock();
+    let server = Server::start(&[]);
+    let b = Browser::start(1000, 760);
+    b.goto(&server.url());
+    start_game(&b, "white", "1350", "1+0");
+    click_move(&b, "e2e4");
+    wait_moves(&b, 2);
+    click_move(&b, "g1f3");
+    wait_moves(&b, 4);
+    // Our clock runs; rather than wait a minute, the saved game is given 1.5 s left
+    // and the page reloaded: the clock runs out and the flag loses.
+    b.js(
+        "const g = JSON.parse(localStorage.getItem('sable.game')); g.times[0] = 1500; g.turnStart = Date.now(); localStorage.setItem('sable.game', JSON.stringify(g)); return 0;",
+        vec![],
+    );
+    b.refresh();
+    b.wait_until(WAIT, "the flag", || b.text("#status").starts_with("0-1"));
+    assert_eq!(b.text("#status"), "0-1 · White loses on time");
+    assert_eq!(b.text("#clock-bottom"), "0:00.0");
+    screenshot(&b, "flag");
+    // The game is over: the board takes no more moves.
+    let before = moves_of(&game(&b));
+    click_move(&b, "d2d4");
+    assert_eq!(moves_of(&game(&b)), before);
 }
 
 #[test]
@@ -410,9 +493,20 @@ fn a_takeback_and_a_resignation() {
     wait_moves(&b, 0);
     assert_eq!(fen(&b), START_FEN);
     assert_eq!(b.text("#status"), "Your move");
-    // The game goes on after it.
+    // The game goes on after it, with sound: a tone for each move (counted where the
+    // page makes them, since a headless browser has no speakers).
+    b.js(
+        "window.tones = []; const make = AudioContext.prototype.createOscillator; AudioContext.prototype.createOscillator = function () { const o = make.call(this); window.tones.push(o); return o; }; return 0;",
+        vec![],
+    );
+    b.click("#sound");
     click_move(&b, "d2d4");
     wait_moves(&b, 2);
+    assert_eq!(
+        b.js("return window.tones.map(o => o.frequency.value);", vec![]),
+        json!([520, 520]),
+        "one tone for our move and one for Sable's"
+    );
     b.click("#resign");
     b.wait_until(WAIT, "the result", || b.text("#status").starts_with("0-1"));
 }
@@ -520,4 +614,30 @@ fn a_phone_sized_window_stacks_board_and_panel() {
     assert!(f(5) <= f(4), "no sideways scrolling: {v}");
     assert!(f(1) - f(0) > 300.0, "the board is not tiny: {v}");
     screenshot(&b, "phone");
+}
+
+#[test]
+#[ignore = "needs chromium"]
+fn a_premove_is_played_when_the_engine_has_moved() {
+    let _one = lock();
+    let server = Server::start(&[]);
+    let b = Browser::start(1000, 760);
+    b.goto(&server.url());
+    // Full strength with no clock thinks a second a move: time to premove.
+    start_game(&b, "white", "full", "");
+    click_move(&b, "e2e4");
+    b.wait_until(WAIT, "Sable thinking", || {
+        let g = game(&b);
+        moves_of(&g).len() == 1 && g["thinking"] == true
+    });
+    click_move(&b, "g1f3");
+    // Chessground draws at the next animation frame: wait for it, not for the click.
+    b.wait_until(WAIT, "the premove shown", || {
+        b.find("square.current-premove").is_some()
+    });
+    screenshot(&b, "premove");
+    b.wait_until(WAIT, "the premove played", || {
+        moves_of(&game(&b)).len() >= 3
+    });
+    assert_eq!(moves_of(&game(&b))[2], "g1f3");
 }

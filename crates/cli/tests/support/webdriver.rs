@@ -247,6 +247,21 @@ impl Browser {
         .to_string()
     }
 
+    /// Chooses the file at `path` in the `<input type=file>` matching `css`, as a person
+    /// picking it in the file dialog would; the input itself may be hidden behind its
+    /// label, as file inputs usually are.
+    pub fn choose_file(&self, css: &str, path: &std::path::Path) {
+        let el = self
+            .find(css)
+            .unwrap_or_else(|| panic!("no file input {css}"));
+        self.call(
+            "POST",
+            &self.path(&format!("/element/{el}/value")),
+            Some(json!({"text": path.to_str().unwrap()})),
+        )
+        .unwrap_or_else(|e| panic!("choose {} in {css}: {e}", path.display()));
+    }
+
     /// Types `text` into the element matching `css`.
     pub fn type_into(&self, css: &str, text: &str) {
         let el = self.wait_for(css, Duration::from_secs(10));
