@@ -1,16 +1,20 @@
 //! `sable ics`, the real binary with the engine, against the ICS stand-in server
 //! (crates/ics/tests/support/standin.rs) on 127.0.0.1: whole games accepted and
 //! challenged, guest and registered logins, a real clock with no move cap, hostile
-//! server input and a cut connection, a silent server, bad flags and config files. The
+//! server input and a cut connection, a silent server, bad flags and config files;
+//! pondering against a stand-in that replies with a short search of its own (so that
+//! the expected reply often comes), and games that end while the engine ponders. The
 //! stand-in checks every move; the PGN file is re-read and compared with its record.
 
 #[path = "../../ics/tests/support/standin.rs"]
 mod standin;
 mod support;
 
-use sable_chess::SanMode;
+use sable_chess::{Move, Position, SanMode};
+use sable_engine::{Engine, SearchLimits};
 use sable_formats::pgn::{GameResult, PgnReader};
-use standin::{End, Hostile, Offer, Report, Script, StandIn};
+use standin::{End, Hostile, Offer, Reply, Report, Script, StandIn};
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use support::run_with_input;
@@ -220,6 +224,7 @@ fn bad_flags_and_config_files_are_named() {
         ),
         (words(&["--option", "Hash=999999999"]), "engine option Hash"),
         (words(&["--option", "NoSuch=1"]), "NoSuch"),
+        (words(&["--ponder", "--no-ponder"]), "contradict"),
     ];
     for (args, expect) in cases {
         let out = sable_ics(&args, Duration::from_secs(20));
@@ -252,4 +257,155 @@ fn bad_flags_and_config_files_are_named() {
     );
     assert_eq!(out.code, Some(1));
     assert!(out.text().contains("nope"), "{}", out.text());
+}
+
+/// The stand-in's move: a depth-4 search of an engine of its own (one per stand-in
+/// thread), a reasonable reply that Sable's principal variation often predicts.
+fn searched_reply(pos: &Position) -> Move {
+    thread_local! {
+        static ENGINE: RefCell<Engine> = RefCell::new(Engine::new());
+    }
+    ENGINE.with(|e| {
+        let mut e = e.borrow_mut();
+        e.set_position(Some(&pos.fen()), &[])
+            .expect("the stand-in's position");
+        let r = e.search(SearchLimits::depth(4), |_| {}).expect("a search");
+        r.best.expect("a move in a position the game goes on in")
+    })
+}
+
+fn log_lines(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("ics.log"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// No search may outlive the position it was started for: the player says so when it
+/// finds one still running, and the engine refuses a new game or position then.
+fn assert_no_stray_search(log: &[String]) {
+    for bad in [
+        "still running",
+        "error: new game",
+        "error: pondering",
+        "error: the ponder",
+        "Busy",
+        "busy",
+    ] {
+        assert!(
+            !log.iter().any(|l| l.contains(bad)),
+            "'{bad}' in the log:\n{}",
+            log.join("\n")
+        );
+    }
+}
+
+#[test]
+fn the_engine_ponders_and_takes_up_the_expected_reply() {
+    let dir = temp("ponder");
+    let server = StandIn::start(Script {
+        // About a reply in four is the one expected: 35 replies make a game without a
+        // hit a chance in 20,000.
+        games: vec![End::Resign(70)],
+        offer: Offer::AwaitMatch,
+        reply: Reply::With(searched_reply),
+        reply_delay_ms: 100,
+        clock_ms: 15_000,
+        increment_s: 0,
+        ..Script::default()
+    });
+    let mut args = base_args(server.port, &dir);
+    // A real clock (15 s for the game): after a hit the search's time runs from the hit.
+    args.extend(words(&[
+        "--challenge",
+        "StandIn",
+        "--tc",
+        "1+0",
+        "--games",
+        "1",
+        "--ponder",
+    ]));
+    let out = sable_ics(&args, Duration::from_secs(180));
+    let report = server.report();
+    assert!(out.ok(), "{}", out.text());
+    check(&report, &dir, 1);
+    let log = log_lines(&dir);
+    assert_no_stray_search(&log);
+    let count = |s: &str| log.iter().filter(|l| l.contains(s)).count();
+    assert!(count("ponderhit ") >= 1, "{}", log.join("\n"));
+    assert!(count("ponder: expecting ") >= count("ponderhit "));
+    // Each hit names the move the stand-in then played.
+    let played = &report.games[0].moves;
+    for l in log.iter().filter(|l| l.contains("ponderhit ")) {
+        let mv = l
+            .split("ponderhit ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap();
+        assert!(played.iter().any(|m| m == mv), "{l}");
+    }
+    assert!(
+        log.iter().any(|l| l.contains("pondering")),
+        "the start line says so"
+    );
+}
+
+#[test]
+fn games_that_end_while_the_engine_ponders_leave_no_search_running() {
+    let dir = temp("ponder-ends");
+    let server = StandIn::start(Script {
+        // The stand-in thinks 400 ms on each turn: the client ponders when the first
+        // game ends by resignation and when the connection is cut in the second (where
+        // the stand-in is White, on move at even plies).
+        games: vec![End::Resign(7), End::Resign(16)],
+        hostile: vec![Hostile::CutOnTurn(10)],
+        reply: Reply::With(searched_reply),
+        reply_delay_ms: 400,
+        ..Script::default()
+    });
+    let mut args = base_args(server.port, &dir);
+    args.extend(words(&["--accept", "--games", "2", "--max-move-ms", "50"]));
+    let out = sable_ics(&args, Duration::from_secs(180));
+    let report = server.report();
+    assert!(out.ok(), "{}", out.text());
+    check(&report, &dir, 2);
+    assert_eq!(report.logins, 2, "reconnected once");
+    let log = log_lines(&dir);
+    assert_no_stray_search(&log);
+    let count = |s: &str| log.iter().filter(|l| l.contains(s)).count();
+    assert_eq!(count("ponder stopped (game over)"), 2, "{}", log.join("\n"));
+    assert_eq!(count("ponder stopped (the connection was lost)"), 1);
+    // The games after each stop were played: moves of ours after the end of the first
+    // game, and after the reconnection.
+    let second = report.games[1].moves.len();
+    assert!(second >= 16, "{second}");
+
+    // With --no-ponder the engine never ponders.
+    let dir = temp("no-ponder");
+    let server = StandIn::start(Script {
+        games: vec![End::Resign(8)],
+        ..Script::default()
+    });
+    let mut args = base_args(server.port, &dir);
+    args.extend(words(&[
+        "--accept",
+        "--games",
+        "1",
+        "--max-move-ms",
+        "30",
+        "--no-ponder",
+    ]));
+    let out = sable_ics(&args, Duration::from_secs(60));
+    let report = server.report();
+    assert!(out.ok(), "{}", out.text());
+    check(&report, &dir, 1);
+    let log = log_lines(&dir);
+    assert!(
+        !log.iter().any(|l| l.contains("ponder")),
+        "{}",
+        log.join("\n")
+    );
 }

@@ -188,6 +188,9 @@ pub struct PlayPolicy {
     /// Call the opponent's flag (`flag`) when their clock runs out: FICS servers end a
     /// game on time only when asked.
     pub autoflag: bool,
+    /// Think on the opponent's time about the reply the search expects (when the player
+    /// can); a machine shared with other work may want it off.
+    pub ponder: bool,
 }
 
 impl Default for PlayPolicy {
@@ -206,6 +209,7 @@ impl Default for PlayPolicy {
             accept_abort_plies: 2,
             refresh_idle_ms: 60_000,
             autoflag: true,
+            ponder: true,
         }
     }
 }

@@ -1,17 +1,19 @@
 //! The client against the stand-in server (tests/support/standin.rs): whole games to
 //! mate, draw, resignation and flag; registered and guest logins; Timeseal; owner tells;
 //! hostile input (garbage, malformed and truncated boards, 1 MB lines, a missed board, a
-//! cut connection, a silent server). The stand-in checks every move against the rules;
-//! the PGN file is read back with the PGN reader and compared with the stand-in's moves.
+//! cut connection, a silent server); pondering, with a player that records what it is
+//! asked. The stand-in checks every move against the rules; the PGN file is read back
+//! with the PGN reader and compared with the stand-in's moves.
 
 #[path = "support/standin.rs"]
 mod standin;
 
-use sable_chess::SanMode;
+use sable_chess::{Move, Position, SanMode};
 use sable_formats::pgn::{GameResult, PgnReader};
-use sable_ics::{Client, Config, GreedyPlayer, Log, Summary};
-use standin::{End, Hostile, Offer, Report, Script, StandIn};
+use sable_ics::{Client, Config, GreedyPlayer, Log, MoveRequest, Player, Summary, Thought};
+use standin::{End, Hostile, Offer, Reply, Report, Script, StandIn};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 fn temp(name: &str) -> PathBuf {
@@ -37,11 +39,20 @@ fn config(port: u16, dir: &std::path::Path) -> Config {
 
 /// Runs the client on its own thread; fails the test if it takes longer than `limit`.
 fn run(cfg: Config, limit: Duration) -> (Result<Summary, String>, Vec<String>) {
+    run_with(cfg, GreedyPlayer, limit)
+}
+
+/// [`run`] with another player.
+fn run_with<P: Player + Send + 'static>(
+    cfg: Config,
+    player: P,
+    limit: Duration,
+) -> (Result<Summary, String>, Vec<String>) {
     let log = Log::memory();
     let (tx, rx) = std::sync::mpsc::channel();
     let l = log.clone();
     std::thread::spawn(move || {
-        let mut client = Client::new(cfg, GreedyPlayer, l).expect("a valid config");
+        let mut client = Client::new(cfg, player, l).expect("a valid config");
         let _ = tx.send(client.run().map_err(|e| e.to_string()));
     });
     let result = rx
@@ -468,4 +479,277 @@ fn an_opponent_out_of_time_is_flagged() {
         log.join("\n")
     );
     assert!(report.games.iter().all(|g| !g.reason.contains("forfeits")));
+}
+
+/// What a [`Recorder`] was asked, and its violations, shared with the test.
+type Shared<T> = Arc<Mutex<Vec<T>>>;
+
+/// What the client asked of the [`Recorder`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Call {
+    /// A game from its start, or one resumed with moves played.
+    NewGame {
+        resumed: bool,
+    },
+    Think,
+    Ponder {
+        ply: usize,
+        guess: String,
+    },
+    Hit,
+    Stop,
+    GameOver,
+}
+
+/// A player that plays as [`GreedyPlayer`], ponders (a pretend search that is only a
+/// flag) and records every call. Its guess is the stand-in's `Reply::First` move, so it
+/// hits, except on every `miss_every`-th move, where it guesses another move. A call that
+/// comes while its "search" runs (anything but a hit or a stop), or a hit or a stop
+/// without one, is a violation.
+struct Recorder {
+    calls: Shared<Call>,
+    violations: Shared<String>,
+    searching: bool,
+    miss_every: usize,
+    thoughts: usize,
+}
+
+impl Recorder {
+    fn new(miss_every: usize) -> (Self, Shared<Call>, Shared<String>) {
+        let calls = Arc::new(Mutex::new(Vec::new()));
+        let violations = Arc::new(Mutex::new(Vec::new()));
+        let r = Recorder {
+            calls: calls.clone(),
+            violations: violations.clone(),
+            searching: false,
+            miss_every,
+            thoughts: 0,
+        };
+        (r, calls, violations)
+    }
+
+    fn record(&mut self, call: Call) {
+        let idle = matches!(call, Call::Hit | Call::Stop);
+        if self.searching != idle {
+            self.violations.lock().unwrap().push(format!(
+                "{call:?} with a search {}",
+                if self.searching {
+                    "running"
+                } else {
+                    "not running"
+                }
+            ));
+        }
+        self.searching = matches!(call, Call::Ponder { .. });
+        self.calls.lock().unwrap().push(call);
+    }
+
+    fn greedy(&mut self, req: &MoveRequest<'_>) -> Result<Thought, String> {
+        let mut t = GreedyPlayer.think(req)?;
+        self.thoughts += 1;
+        let mut after = req.position.clone();
+        after.make(t.mv);
+        let replies = after.legal_moves();
+        let replies = replies.as_slice();
+        let miss = self.miss_every > 0 && self.thoughts.is_multiple_of(self.miss_every);
+        t.ponder = match replies {
+            [] => None,
+            [first] => Some(*first),
+            [first, .., last] => Some(if miss { *last } else { *first }),
+        };
+        Ok(t)
+    }
+}
+
+impl Player for Recorder {
+    fn new_game(&mut self, _start: &Position, moves: &[Move]) {
+        self.record(Call::NewGame {
+            resumed: !moves.is_empty(),
+        });
+    }
+
+    fn think(&mut self, req: &MoveRequest<'_>) -> Result<Thought, String> {
+        self.record(Call::Think);
+        self.greedy(req)
+    }
+
+    fn ponder(&mut self, req: &MoveRequest<'_>) -> Result<bool, String> {
+        let guess = req
+            .moves
+            .last()
+            .expect("the guess")
+            .to_uci(false)
+            .to_string();
+        self.record(Call::Ponder {
+            ply: req.moves.len() - 1,
+            guess,
+        });
+        Ok(true)
+    }
+
+    fn ponderhit(&mut self, req: &MoveRequest<'_>) -> Result<Thought, String> {
+        self.record(Call::Hit);
+        self.greedy(req)
+    }
+
+    fn stop_pondering(&mut self) {
+        self.record(Call::Stop);
+    }
+
+    fn game_over(
+        &mut self,
+        _start: &Position,
+        _moves: &[Move],
+        _result: GameResult,
+    ) -> Vec<String> {
+        self.record(Call::GameOver);
+        Vec::new()
+    }
+}
+
+/// Every ponder is resolved by what the stand-in then did, read from its own record of
+/// the game: its move was the guess (a hit), another move (a stop), or no move at all
+/// (the game ended: a stop); or the stand-in cut the connection at that ply (a stop,
+/// though the same move may come after the game is resumed). Returns (hits, stops).
+fn check_ponders(calls: &[Call], report: &Report) -> (usize, usize) {
+    let mut cuts: Vec<usize> = report
+        .notes
+        .iter()
+        .filter_map(|n| n.strip_prefix("cut on the stand-in's turn at ply "))
+        .map(|n| n.parse().unwrap())
+        .collect();
+    let mut game = None::<usize>;
+    let (mut hits, mut stops) = (0, 0);
+    for (i, call) in calls.iter().enumerate() {
+        match call {
+            Call::NewGame { resumed: false } => game = Some(game.map_or(0, |g| g + 1)),
+            Call::Ponder { ply, guess } => {
+                let g = &report.games[game.expect("a game")];
+                let next = calls.get(i + 1);
+                let played = g.moves.get(*ply);
+                if next == Some(&Call::Stop) && cuts.contains(ply) {
+                    cuts.retain(|c| c != ply);
+                    stops += 1;
+                } else if played == Some(guess) {
+                    assert_eq!(
+                        next,
+                        Some(&Call::Hit),
+                        "call {i}: {guess} at ply {ply} was played"
+                    );
+                    hits += 1;
+                } else {
+                    assert_eq!(
+                        next,
+                        Some(&Call::Stop),
+                        "call {i}: {guess} at ply {ply}, played {played:?}"
+                    );
+                    stops += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    (hits, stops)
+}
+
+#[test]
+fn pondering_hits_and_misses_and_every_think_ends_in_a_move() {
+    let dir = temp("ponder");
+    let server = StandIn::start(Script {
+        games: vec![End::Resign(24), End::Resign(25)],
+        reply: Reply::First,
+        reply_delay_ms: 20,
+        ..Script::default()
+    });
+    let mut cfg = config(server.port, &dir);
+    cfg.games = 2;
+    let (player, calls, violations) = Recorder::new(3);
+    let (result, log) = run_with(cfg, player, Duration::from_secs(60));
+    let report = server.report();
+    assert_eq!(result.expect("finishes").games, 2, "{}", log.join("\n"));
+    assert_clean(&report, &log);
+    assert!(
+        violations.lock().unwrap().is_empty(),
+        "{:?}",
+        violations.lock().unwrap()
+    );
+    let calls = calls.lock().unwrap().clone();
+    let (hits, stops) = check_ponders(&calls, &report);
+    // 24 plies: about 12 moves of ours, a third of them guessed wrong.
+    assert!(
+        hits >= 10 && stops >= 4,
+        "hits {hits}, stops {stops}\n{}",
+        log.join("\n")
+    );
+    let count = |s: &str| log.iter().filter(|l| l.contains(s)).count();
+    assert_eq!(count("ponderhit "), hits);
+    assert!(count("ponder miss: expected ") >= 4);
+    // A hit answers the reply with the ponder search: no fresh think after it.
+    for w in calls.windows(2) {
+        assert!(!(w[0] == Call::Hit && w[1] == Call::Think), "{calls:?}");
+    }
+    check_pgn_matches(&report, &dir.join("games.pgn"));
+
+    // With pondering off the player is never asked to.
+    let dir = temp("no-ponder");
+    let server = StandIn::start(Script {
+        games: vec![End::Resign(10)],
+        reply: Reply::First,
+        ..Script::default()
+    });
+    let mut cfg = config(server.port, &dir);
+    cfg.games = 1;
+    cfg.play.ponder = false;
+    let (player, calls, _) = Recorder::new(0);
+    let (result, log) = run_with(cfg, player, Duration::from_secs(60));
+    let report = server.report();
+    assert_eq!(result.expect("finishes").games, 1);
+    assert_clean(&report, &log);
+    let calls = calls.lock().unwrap();
+    assert!(calls.iter().filter(|c| **c == Call::Think).count() >= 5);
+    assert!(
+        !calls.iter().any(|c| matches!(c, Call::Ponder { .. })),
+        "{calls:?}"
+    );
+}
+
+/// The stand-in thinks a while before each turn, so the client is pondering when the
+/// game ends there (resignation, abort, adjournment, flag) or the connection is cut:
+/// every ponder search is stopped before anything else is asked of the player, and the
+/// next game (or the resumed one) is played.
+#[test]
+fn a_game_that_ends_while_pondering_stops_the_search_first() {
+    let dir = temp("ponder-ends");
+    let server = StandIn::start(Script {
+        games: vec![End::Resign(8), End::Abort(5), End::Adjourn(7), End::Flag(6)],
+        hostile: vec![Hostile::CutOnTurn(5)],
+        reply: Reply::First,
+        reply_delay_ms: 150,
+        ..Script::default()
+    });
+    let mut cfg = config(server.port, &dir);
+    cfg.games = 3; // the aborted game does not count
+    let (player, calls, violations) = Recorder::new(0);
+    let (result, log) = run_with(cfg, player, Duration::from_secs(90));
+    let report = server.report();
+    let summary = result.expect("finishes");
+    assert_eq!(summary.games, 3, "{}", log.join("\n"));
+    assert_eq!(summary.drops, 1);
+    assert_clean(&report, &log);
+    assert!(
+        violations.lock().unwrap().is_empty(),
+        "{:?}",
+        violations.lock().unwrap()
+    );
+    assert_eq!(report.adjourned, 1);
+    assert_eq!(report.games.len(), 4, "{:?}", report.games);
+    let calls = calls.lock().unwrap().clone();
+    let (hits, stops) = check_ponders(&calls, &report);
+    assert!(hits >= 4, "hits {hits}");
+    let count = |s: &str| log.iter().filter(|l| l.contains(s)).count();
+    // Resignation, abort, adjournment, flag.
+    assert_eq!(count("ponder stopped (game over)"), 4, "{}", log.join("\n"));
+    assert_eq!(count("ponder stopped (the connection was lost)"), 1);
+    assert_eq!(stops, 5);
+    check_pgn_matches(&report, &dir.join("games.pgn"));
 }

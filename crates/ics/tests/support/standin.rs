@@ -1,8 +1,9 @@
 //! An ICS stand-in for the tests: a scripted FICS-like server on 127.0.0.1 (an ephemeral
 //! port) that logs the client in, offers or accepts matches, sends style-12 boards,
 //! keeps the client's clock, checks every move the client sends against the rules,
-//! answers with moves of its own (seeded random legal moves) and ends games by mate,
-//! draw rules, resignation, flag or agreement. It can misbehave on request: garbage,
+//! answers with moves of its own (seeded random legal moves, the first legal move, or a
+//! move the test chooses; at once or after a delay, as an opponent who thinks) and ends
+//! games by mate, draw rules, resignation, flag, agreement, abort or adjournment. It can misbehave on request: garbage,
 //! truncated and malformed boards, a 1 MB line, a cut connection (the game comes back
 //! on `resume`), or silence. Used by `crates/ics/tests` and `crates/cli/tests/ics.rs`.
 #![allow(dead_code)]
@@ -29,6 +30,23 @@ pub enum End {
     /// its clock runs out and, as on FICS, the game ends only when the client calls
     /// `flag`.
     Stall(usize),
+    /// The game is aborted (`Game aborted by mutual agreement`, `*`) on the stand-in's
+    /// turn from this ply on.
+    Abort(usize),
+    /// The game is adjourned on the stand-in's turn at this ply (once); it comes back on
+    /// the client's `resume`, and the stand-in resigns on its next turn.
+    Adjourn(usize),
+}
+
+/// How the stand-in chooses its moves.
+#[derive(Clone, Copy, Debug)]
+pub enum Reply {
+    /// A legal move at random (seeded).
+    Random,
+    /// The first legal move in generation order: a reply a test can predict.
+    First,
+    /// The move this function chooses (it must be legal).
+    With(fn(&Position) -> Move),
 }
 
 /// Hostile lines sent before the board of a given ply.
@@ -44,6 +62,9 @@ pub enum Hostile {
     /// The connection is closed after the client's move of this ply; the game comes
     /// back on `resume` after the client logs in again.
     Cut(usize),
+    /// The connection is closed when the stand-in's turn at this ply is due, after the
+    /// board that confirmed the client's move (while the client ponders).
+    CutOnTurn(usize),
 }
 
 /// How games are found.
@@ -76,6 +97,10 @@ pub struct Script {
     pub after_login: Vec<String>,
     /// Give up after this long in all.
     pub deadline: Duration,
+    pub reply: Reply,
+    /// How long the stand-in thinks before each of its moves (and resignations, flags,
+    /// aborts): the time the client has to ponder.
+    pub reply_delay_ms: u64,
     /// Talk as FICS 1.6 does: lines end in `\n\r`, no `**** Starting FICS session`
     /// line (the first prompt says we are in), no `Creating:` line, and boards of 30
     /// fields (no ticking flag, no lag).
@@ -97,6 +122,8 @@ impl Default for Script {
             rating: Some(1700),
             after_login: Vec::new(),
             deadline: Duration::from_secs(120),
+            reply: Reply::Random,
+            reply_delay_ms: 0,
             fics16: false,
         }
     }
@@ -128,6 +155,8 @@ pub struct Report {
     pub flags_refused: u32,
     /// `abort` calls granted because the stand-in was out of time before both moved.
     pub courtesy_aborts: u32,
+    /// Games the stand-in adjourned (`End::Adjourn`).
+    pub adjourned: u32,
     /// Every line the client sent, decoded.
     pub lines: Vec<String>,
     pub probes_acked: u32,
@@ -169,6 +198,7 @@ struct Game {
     since: Instant,
     end: End,
     draw_offered: bool,
+    adjourned: bool,
 }
 
 impl Game {
@@ -204,6 +234,8 @@ struct Server {
     ms: bool,
     started: Instant,
     challenge_sent: bool,
+    /// When the stand-in is due to move (or end the game) on its turn.
+    turn_due: Option<Instant>,
 }
 
 enum Flow {
@@ -241,6 +273,7 @@ impl Server {
             ms: false,
             started: Instant::now(),
             challenge_sent: false,
+            turn_due: None,
         }
     }
 
@@ -382,6 +415,9 @@ impl Server {
                     if let Some(Flow::Close) = self.tick(&mut conn) {
                         return;
                     }
+                    if let Flow::Close = self.due_turn(&mut conn) {
+                        return;
+                    }
                 }
                 Ok(Some(line)) => {
                     quiet_since = Instant::now();
@@ -391,6 +427,9 @@ impl Server {
                         continue;
                     }
                     if let Flow::Close = self.command(&mut conn, &line) {
+                        return;
+                    }
+                    if let Flow::Close = self.due_turn(&mut conn) {
                         return;
                     }
                 }
@@ -457,7 +496,7 @@ impl Server {
                     g.since = Instant::now();
                     self.game = Some(g);
                     self.send_board(conn);
-                    return self.stand_in_turn(conn);
+                    self.schedule_turn();
                 } else {
                     conn.send("You have no adjourned games.");
                 }
@@ -541,9 +580,10 @@ impl Server {
             since: Instant::now(),
             end,
             draw_offered: false,
+            adjourned: false,
         });
         self.send_board(conn);
-        let _ = self.stand_in_turn(conn);
+        self.schedule_turn();
     }
 
     fn board_line(&self, g: &Game, last: Option<(&str, &str)>) -> String {
@@ -743,29 +783,73 @@ impl Server {
         if self.rules_end(conn) {
             return Flow::Continue;
         }
-        self.stand_in_turn(conn)
+        self.schedule_turn();
+        Flow::Continue
+    }
+
+    /// The stand-in's turn comes after `reply_delay_ms`, as an opponent's who thinks.
+    fn schedule_turn(&mut self) {
+        self.turn_due = Some(Instant::now() + Duration::from_millis(self.s.reply_delay_ms));
+    }
+
+    /// Takes the stand-in's turn when it is due (or cuts the connection then, when
+    /// the script says so).
+    fn due_turn(&mut self, conn: &mut Conn) -> Flow {
+        if self.turn_due.is_none_or(|t| Instant::now() < t) {
+            return Flow::Continue;
+        }
+        self.turn_due = None;
+        let ply = self.game.as_ref().map_or(usize::MAX, |g| g.moves.len());
+        if self.s.hostile.contains(&Hostile::CutOnTurn(ply)) {
+            self.s.hostile.retain(|h| *h != Hostile::CutOnTurn(ply));
+            self.suspend();
+            self.report
+                .notes
+                .push(format!("cut on the stand-in's turn at ply {ply}"));
+            return Flow::Close;
+        }
+        self.stand_in_turn(conn);
+        Flow::Continue
     }
 
     /// The stand-in moves (or resigns, flags, offers a draw) when it is its turn.
-    fn stand_in_turn(&mut self, conn: &mut Conn) -> Flow {
+    fn stand_in_turn(&mut self, conn: &mut Conn) {
         let Some(g) = &self.game else {
-            return Flow::Continue;
+            return;
         };
         if g.pos.turn() == g.client {
-            return Flow::Continue;
+            return;
         }
         let ply = g.moves.len();
         let result_for_client = g.win_for_client(true);
         match g.end {
             End::Resign(p) if ply >= p => {
                 self.end_game(conn, "StandIn resigns", result_for_client);
-                return Flow::Continue;
+                return;
             }
             End::Flag(p) if ply >= p => {
                 self.end_game(conn, "StandIn forfeits on time", result_for_client);
-                return Flow::Continue;
+                return;
             }
-            End::Stall(p) if ply >= p => return Flow::Continue,
+            End::Stall(p) if ply >= p => return,
+            End::Abort(p) if ply >= p => {
+                self.end_game(conn, "Game aborted by mutual agreement", "*");
+                return;
+            }
+            End::Adjourn(p) if ply >= p && !g.adjourned => {
+                let Some(mut g) = self.game.take() else {
+                    return;
+                };
+                conn.send(&format!(
+                    "{{Game {} ({} vs. {}) Game adjourned by mutual agreement}} *",
+                    g.number, g.white, g.black
+                ));
+                g.adjourned = true;
+                g.end = End::Resign(0);
+                self.suspended = Some(g);
+                self.report.adjourned += 1;
+                return;
+            }
             End::OfferDraw(p) if ply >= p && !g.draw_offered => {
                 conn.send("StandIn offers you a draw.");
                 if let Some(g) = self.game.as_mut() {
@@ -774,17 +858,26 @@ impl Server {
             }
             _ => {}
         }
-        let moves = self.game.as_ref().unwrap().pos.legal_moves();
+        let pos = self.game.as_ref().unwrap().pos.clone();
+        let moves = pos.legal_moves();
         if moves.is_empty() {
             self.rules_end(conn);
-            return Flow::Continue;
+            return;
         }
-        let m = moves.as_slice()[self.random(moves.len())];
+        let m = match self.s.reply {
+            Reply::Random => moves.as_slice()[self.random(moves.len())],
+            Reply::First => moves.as_slice()[0],
+            Reply::With(choose) => choose(&pos),
+        };
         let uci = m.to_uci(false).to_string();
-        self.play(&uci);
+        if self.play(&uci).is_none() {
+            self.report
+                .notes
+                .push(format!("the stand-in's own move {uci} is illegal"));
+            return;
+        }
         self.send_board(conn);
         self.rules_end(conn);
-        Flow::Continue
     }
 
     /// The client calls the stand-in's flag: a win on time if the stand-in is on move
