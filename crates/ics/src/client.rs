@@ -4,6 +4,8 @@
 //! finished game's PGN, obeys its owner's tells, and reconnects with exponential
 //! backoff when the connection drops, resuming an interrupted game when the server
 //! brings it back. Bad server lines are logged and skipped; the state stays intact.
+//! In block mode a reply is read knowing the command it answers: an error names it, and
+//! an illegal-move reply counts only when it answers our move.
 //!
 //! Pondering is run from here too: once the server confirms our move, the player
 //! thinks about the reply it expects while this loop goes on reading the server. The
@@ -13,10 +15,11 @@
 //! that no search outlives the position it was started for.
 
 use crate::config::{Config, SeekSpec};
-use crate::connection::{ConnectError, Connection, Incoming};
+use crate::connection::{ConnectError, Connection, Incoming, Reply};
+use crate::framing::{self, BLK_ERROR_NOSEQUENCE};
 use crate::game::{BoardFit, GameRecord};
 use crate::log::Log;
-use crate::messages::{classify, Challenge, Creating, ServerLine};
+use crate::messages::{self, classify, Challenge, Creating, ServerLine};
 use crate::player::{MoveRequest, Player};
 use crate::policy::{judge, ScoreTrack, Verdict};
 use crate::style12::{ClockUnit, Relation, Style12};
@@ -56,6 +59,9 @@ pub enum IcsError {
     #[error("gave up after {attempts} failed connections in a row; the last: {last}")]
     GaveUp { attempts: u32, last: String },
 }
+
+/// The longest the setup waits for the answer to `iset block 1`.
+const BLOCK_WAIT_MS: u64 = 5_000;
 
 /// How often and how many times `resume` is sent for a suspended game.
 const RESUME_EVERY: Duration = Duration::from_secs(10);
@@ -132,6 +138,10 @@ pub struct Client<P: Player> {
     pondering: Option<Ponder>,
     /// The owner said `ponder off`.
     ponder_off: bool,
+    /// The last move we sent, as sent: a block-mode reply to it is about our move.
+    last_move: Option<String>,
+    /// `BLK_ERROR_NOSEQUENCE` replies still to come for commands already sent again.
+    nosequence_expected: usize,
     started: Instant,
     summary: Summary,
 }
@@ -182,6 +192,8 @@ impl<P: Player> Client<P> {
             expected: None,
             pondering: None,
             ponder_off: false,
+            last_move: None,
+            nosequence_expected: 0,
             seek_posted: false,
             started: Instant::now(),
             summary: Summary::default(),
@@ -352,6 +364,7 @@ impl<P: Player> Client<P> {
 
     fn session_loop(&mut self, mut conn: Connection, handle: String) -> SessionEnd {
         self.handle = handle;
+        self.nosequence_expected = 0;
         self.unit = ClockUnit::Seconds;
         self.seek_posted = false;
         self.last_challenge = None;
@@ -359,6 +372,8 @@ impl<P: Player> Client<P> {
             &self.cfg.interface,
             self.cfg.accept.enabled,
             self.cfg.ms_clocks,
+            self.cfg.block_mode,
+            Duration::from_millis(self.cfg.reconnect.timeout_ms.min(BLOCK_WAIT_MS)),
         );
         for c in self.cfg.commands.clone() {
             conn.send(&c);
@@ -422,19 +437,137 @@ impl<P: Player> Client<P> {
                     }
                     return SessionEnd::Dropped(why);
                 }
-                Incoming::Overlong { start, len } => {
-                    self.summary.bad_lines += 1;
-                    self.log.line(&format!(
-                        "warning: a {len}-byte line from the server, dropped (it began '{start}')"
-                    ));
-                }
+                Incoming::Overlong { start, len } => self.on_overlong(&start, len),
                 Incoming::Line(line) => {
-                    if let Some(end) = self.on_line(&mut conn, &line) {
+                    if let Some(end) = self.on_line(&mut conn, &line, None) {
+                        return end;
+                    }
+                }
+                Incoming::BadFrame(why) => {
+                    self.summary.bad_lines += 1;
+                    self.log.line(&format!("error: block framing: {why}"));
+                }
+                Incoming::Reply(reply) => {
+                    if let Some(end) = self.on_reply(&mut conn, reply) {
                         return end;
                     }
                 }
             }
         }
+    }
+
+    fn on_overlong(&mut self, start: &str, len: usize) {
+        self.summary.bad_lines += 1;
+        self.log.line(&format!(
+            "warning: a {len}-byte line from the server, dropped (it began '{start}')"
+        ));
+    }
+
+    /// A block-mode reply: errors are logged with the command they answer (a refused
+    /// move is taken back as such), then its lines are read as any others, knowing the
+    /// command they answer.
+    fn on_reply(&mut self, conn: &mut Connection, reply: Reply) -> Option<SessionEnd> {
+        let lines: Vec<&str> = reply
+            .body
+            .iter()
+            .filter_map(|i| match i {
+                Incoming::Line(l) => Some(l.as_str()),
+                _ => None,
+            })
+            .collect();
+        let first = lines
+            .iter()
+            .map(|l| messages::clean(l).trim())
+            .find(|l| !l.is_empty())
+            .unwrap_or("");
+        let what = match &reply.command {
+            Some(c) => format!("'{c}' (#{})", reply.id),
+            None => format!("#{} (no command of ours)", reply.id),
+        };
+        let ours = reply.command.is_some() && reply.command == self.last_move;
+        if reply.command.is_none() && reply.code != BLK_ERROR_NOSEQUENCE {
+            self.log
+                .line(&format!("warning: a reply to {what}: '{first}'"));
+        }
+        if reply.code == BLK_ERROR_NOSEQUENCE {
+            // The server read a command without its number, and dropped it.
+            if self.nosequence_expected > 0 {
+                // One of those already sent again.
+                self.nosequence_expected -= 1;
+            } else if conn.block_mode() {
+                self.log
+                    .line("error: the server read a command of ours without its number; dropped");
+                self.command_lost(conn);
+            } else {
+                self.log.line(
+                    "error: the server is in block mode though it did not say so, and dropped our unnumbered commands; numbering them from now on",
+                );
+                let n = conn.block_mode_found();
+                self.log
+                    .line(&format!("sent the {n} dropped commands again, numbered"));
+                // Each dropped command has its error reply; this was the first.
+                self.nosequence_expected = n.saturating_sub(1);
+                if n == 0 {
+                    self.command_lost(conn);
+                }
+            }
+        } else if reply.code >= 512 {
+            self.log.line(&format!(
+                "error: the server refused {what}: {} ({}): '{first}'",
+                framing::code_name(reply.code),
+                reply.code
+            ));
+            let explained = lines
+                .iter()
+                .any(|l| matches!(classify(l), ServerLine::IllegalMove { .. }));
+            if ours && !explained {
+                self.refuse_move(conn, first);
+            }
+        } else if reply
+            .command
+            .as_deref()
+            .is_some_and(|c| c.starts_with("match "))
+        {
+            self.log.line(&format!("{what}: '{first}'"));
+        }
+        let command = reply.command.clone();
+        for item in reply.body {
+            match item {
+                Incoming::Line(l) => {
+                    if let Some(end) = self.on_line(conn, &l, command.as_deref()) {
+                        return Some(end);
+                    }
+                }
+                Incoming::Overlong { start, len } => self.on_overlong(&start, len),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// A command of ours the server never read: in a game, the move is asked for again
+    /// (the board, and our move on it, come back).
+    fn command_lost(&mut self, conn: &mut Connection) {
+        if self.game.is_some() {
+            self.end_ponder("a command was lost");
+            self.answered_ply = None;
+            self.pending = None;
+            self.last_refresh = None;
+            self.refresh(conn);
+        }
+    }
+
+    /// The server refused our move: it is played again on the board asked for.
+    fn refuse_move(&mut self, conn: &mut Connection, text: &str) {
+        self.end_ponder("our move was refused");
+        self.summary.refused_moves += 1;
+        let mv = self.last_move.take().unwrap_or_default();
+        self.log.line(&format!(
+            "error: the server refused our move {mv}: {text}; asking for the board"
+        ));
+        self.answered_ply = None;
+        self.pending = None;
+        self.refresh(conn);
     }
 
     /// Asks for the suspended game with `resume` every ten seconds; after a minute it is
@@ -485,7 +618,14 @@ impl<P: Player> Client<P> {
         }
     }
 
-    fn on_line(&mut self, conn: &mut Connection, line: &str) -> Option<SessionEnd> {
+    /// One line from the server; `reply_to` is the command whose reply it is in (block
+    /// mode).
+    fn on_line(
+        &mut self,
+        conn: &mut Connection,
+        line: &str,
+        reply_to: Option<&str>,
+    ) -> Option<SessionEnd> {
         let kind = classify(line);
         let noise = matches!(kind, ServerLine::Prompt)
             || matches!(kind, ServerLine::Other(ref s) if s.is_empty());
@@ -542,16 +682,13 @@ impl<P: Player> Client<P> {
             }
             ServerLine::AdjournRequest { .. } => conn.send("decline adjourn"),
             ServerLine::TakebackRequest { .. } => conn.send("decline takeback"),
-            ServerLine::IllegalMove { text } if self.game.is_some() => {
-                self.end_ponder("our move was refused");
-                self.summary.refused_moves += 1;
-                self.log.line(&format!(
-                    "error: the server refused our move: {text}; asking for the board"
-                ));
-                self.answered_ply = None;
-                self.pending = None;
-                self.refresh(conn);
-            }
+            ServerLine::IllegalMove { text } if self.game.is_some() => match reply_to {
+                // In block mode we know which command it answers.
+                Some(c) if Some(c) != self.last_move.as_deref() => self.log.line(&format!(
+                    "warning: '{text}' in the reply to '{c}', not to our move; ignored"
+                )),
+                _ => self.refuse_move(conn, &text),
+            },
             ServerLine::Tell { from, text } => self.on_tell(conn, &from, &text),
             ServerLine::RatingChange { category, old, new } => {
                 self.log.line(&format!("rating: {category} {old} -> {new}"))
@@ -957,7 +1094,9 @@ impl<P: Player> Client<P> {
             pos.fullmoves(),
             pos.san(thought.mv)
         ));
-        conn.send(&move_text(thought.mv));
+        let text = move_text(thought.mv);
+        conn.send(&text);
+        self.last_move = Some(text);
         self.pending = Some(Pending {
             ply,
             clock_before: mine as i64,

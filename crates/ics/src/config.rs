@@ -20,6 +20,9 @@ pub struct Config {
     pub timeseal: bool,
     /// Ask for clocks in milliseconds (`iset ms 1`).
     pub ms_clocks: bool,
+    /// Ask for block mode (`iset block 1`), where the server numbers its replies to our
+    /// commands; used only when the server takes it.
+    pub block_mode: bool,
     /// The handle whose `tell`s command the bot (stop, pause, resume, seek, games, status).
     pub owner: Option<String>,
     /// The log file (appended); none: standard error only.
@@ -54,6 +57,7 @@ impl Default for Config {
             password_file: None,
             timeseal: false,
             ms_clocks: true,
+            block_mode: true,
             owner: None,
             log: None,
             pgn: None,

@@ -3,9 +3,13 @@
 //! keeps the client's clock, checks every move the client sends against the rules,
 //! answers with moves of its own (seeded random legal moves, the first legal move, or a
 //! move the test chooses; at once or after a delay, as an opponent who thinks) and ends
-//! games by mate, draw rules, resignation, flag, agreement, abort or adjournment. It can misbehave on request: garbage,
-//! truncated and malformed boards, a 1 MB line, a cut connection (the game comes back
-//! on `resume`), or silence. Used by `crates/ics/tests` and `crates/cli/tests/ics.rs`.
+//! games by mate, draw rules, resignation, flag, agreement, abort or adjournment. It can
+//! offer block mode as FICS does (`iset block 1` answered `block set.`; then every
+//! command must come numbered, and its output goes back framed as a reply) or answer as
+//! FICS 1.6 does (`com_iset: block 1`, plain mode). It can misbehave on request:
+//! garbage, truncated and malformed boards, a 1 MB line, broken block framing, a refused
+//! move or match, a cut connection (the game comes back on `resume`), or silence. Used
+//! by `crates/ics/tests` and `crates/cli/tests/ics.rs`.
 #![allow(dead_code)]
 
 use sable_chess::{Color, KeyHistory, Move, Position};
@@ -65,6 +69,18 @@ pub enum Hostile {
     /// The connection is closed when the stand-in's turn at this ply is due, after the
     /// board that confirmed the client's move (while the client ponders).
     CutOnTurn(usize),
+    /// The client's move at this ply is answered `Illegal move` and not played (once);
+    /// it is not counted as the client's fault.
+    RefuseMove(usize),
+    /// Before the board of this ply: a block that never ends (it swallows the board).
+    BlockNoEnd(usize),
+    /// Before the board of this ply: a block with a broken header, and a reply to an id
+    /// the client never sent.
+    BlockBadHeader(usize),
+    /// The board of this ply with block control bytes inside it.
+    ControlBytes(usize),
+    /// Before the board of this ply: a block of over 1 MB with no end.
+    HugeBlock(usize),
 }
 
 /// How games are found.
@@ -101,6 +117,12 @@ pub struct Script {
     /// How long the stand-in thinks before each of its moves (and resignations, flags,
     /// aborts): the time the client has to ponder.
     pub reply_delay_ms: u64,
+    /// Take block mode when asked (`iset block 1`), as FICS does.
+    pub block: bool,
+    /// Take it without a word (the client must find out from the errors).
+    pub block_quiet: bool,
+    /// Answer this many `match` requests with a refusal first.
+    pub refuse_matches: u32,
     /// Talk as FICS 1.6 does: lines end in `\n\r`, no `**** Starting FICS session`
     /// line (the first prompt says we are in), no `Creating:` line, and boards of 30
     /// fields (no ticking flag, no lag).
@@ -124,6 +146,9 @@ impl Default for Script {
             deadline: Duration::from_secs(120),
             reply: Reply::Random,
             reply_delay_ms: 0,
+            block: false,
+            block_quiet: false,
+            refuse_matches: 0,
             fics16: false,
         }
     }
@@ -157,8 +182,14 @@ pub struct Report {
     pub courtesy_aborts: u32,
     /// Games the stand-in adjourned (`End::Adjourn`).
     pub adjourned: u32,
-    /// Every line the client sent, decoded.
+    /// Every line the client sent, decoded (in block mode without its number).
     pub lines: Vec<String>,
+    /// In block mode: the numbers of the client's commands, and the commands that came
+    /// without one.
+    pub block_ids: Vec<u32>,
+    pub unnumbered: Vec<String>,
+    /// Moves answered `Illegal move` on purpose (`Hostile::RefuseMove`).
+    pub refused_on_purpose: u32,
     pub probes_acked: u32,
     pub quit: bool,
     pub notes: Vec<String>,
@@ -236,6 +267,9 @@ struct Server {
     challenge_sent: bool,
     /// When the stand-in is due to move (or end the game) on its turn.
     turn_due: Option<Instant>,
+    /// Block mode is on in this session.
+    block_on: bool,
+    matches_refused: u32,
 }
 
 enum Flow {
@@ -274,6 +308,8 @@ impl Server {
             started: Instant::now(),
             challenge_sent: false,
             turn_due: None,
+            block_on: false,
+            matches_refused: 0,
         }
     }
 
@@ -331,7 +367,9 @@ impl Server {
             buf: Vec::new(),
             timeseal: self.s.timeseal,
             ending: if self.s.fics16 { "\n\r" } else { "\n" },
+            capture: None,
         };
+        self.block_on = false;
         conn.send_raw(b"\r\nWelcome to the stand-in ICS.\r\n\r\nlogin: ");
         // Login.
         let Some(name) = self.read_line(&mut conn, Duration::from_secs(10)) else {
@@ -421,12 +459,40 @@ impl Server {
                 }
                 Ok(Some(line)) => {
                     quiet_since = Instant::now();
-                    self.report.lines.push(line.clone());
                     if line == "\u{2}9" {
+                        self.report.lines.push(line.clone());
                         self.report.probes_acked += 1;
                         continue;
                     }
-                    if let Flow::Close = self.command(&mut conn, &line) {
+                    // In block mode a command comes as `ID command`; one without its
+                    // number is refused and not run, as FICS does.
+                    let (id, line) = if self.block_on {
+                        match line
+                            .split_once(' ')
+                            .and_then(|(n, rest)| Some((n.parse::<u32>().ok()?, rest)))
+                        {
+                            Some((id, rest)) if id > 0 => (Some(id), rest.to_string()),
+                            _ => {
+                                self.report.unnumbered.push(line.clone());
+                                conn.send_raw(&frame(0, 519, ""));
+                                continue;
+                            }
+                        }
+                    } else {
+                        (None, line)
+                    };
+                    self.report.lines.push(line.clone());
+                    if let Some(id) = id {
+                        self.report.block_ids.push(id);
+                        conn.capture = Some(String::new());
+                    }
+                    let flow = self.command(&mut conn, &line);
+                    if let Some(id) = id {
+                        let out = conn.capture.take().unwrap_or_default();
+                        conn.send_raw(&frame(id, block_code(&line, &out), &out));
+                        conn.prompt();
+                    }
+                    if let Flow::Close = flow {
                         return;
                     }
                     if let Flow::Close = self.due_turn(&mut conn) {
@@ -473,12 +539,24 @@ impl Server {
                 conn.send("Logging you out.");
                 return Flow::Close;
             }
+            ["iset", "block", "1"] if self.s.block => {
+                if !self.s.block_quiet {
+                    conn.send("block set.");
+                }
+                self.block_on = true;
+            }
+            // FICS 1.6's `iset` is a stub that says what it was given.
+            ["iset", "block", "1"] => conn.send("com_iset: block 1"),
             ["iset", "ms", "1"] if self.s.fics16 => conn.send("com_iset: ms 1"),
             ["iset", "ms", "1"] => {
                 self.ms = true;
                 conn.send("ms set.");
             }
             ["accept", ..] if self.challenge_sent && self.game.is_none() => self.new_game(conn),
+            ["match", ..] if self.matches_refused < self.s.refuse_matches => {
+                self.matches_refused += 1;
+                conn.send("StandIn is not open to match requests.");
+            }
             ["match", ..] | ["seek", ..]
                 if self.s.offer == Offer::AwaitMatch
                     && self.game.is_none()
@@ -527,10 +605,12 @@ impl Server {
                     conn.send("Draw request sent.");
                 }
             }
-            [word] => {
-                if let Some(uci) = coord_to_uci(word) {
-                    return self.client_move(conn, word, &uci);
-                }
+            [word] if coord_to_uci(word).is_some() => {
+                let uci = coord_to_uci(word).unwrap_or_default();
+                return self.client_move(conn, word, &uci);
+            }
+            [word, ..] if !KNOWN.contains(word) => {
+                conn.send(&format!("{word}: Command not found."))
             }
             _ => {}
         }
@@ -648,28 +728,51 @@ impl Server {
         };
         for h in hostile {
             match h {
+                // Hostile output goes out unframed and at once, in both modes.
                 Hostile::Garbage(p) if p == ply => {
-                    conn.send("\u{1}\u{7f}garbage ((( {Game 99 (x vs. ");
-                    conn.send_raw(&[0xff, 0xfe, 0x80, b'\n']);
-                    conn.send("Challenge: nonsense");
-                    conn.send("{Game 1 (A vs. B) A resigns} 1-0");
-                    conn.send("Nobody tells you: stop");
+                    conn.send_now("\u{1}\u{7f}garbage ((( {Game 99 (x vs. ");
+                    conn.send_raw_now(&[0xff, 0xfe, 0x80, b'\n']);
+                    conn.send_now("Challenge: nonsense");
+                    conn.send_now("{Game 1 (A vs. B) A resigns} 1-0");
+                    conn.send_now("Nobody tells you: stop");
                 }
                 Hostile::TruncatedBoard(p) if p == ply => {
-                    conn.send(&line[..line.len() / 2]);
+                    conn.send_now(&line[..line.len() / 2]);
                 }
                 Hostile::MalformedBoard(p) if p == ply => {
-                    conn.send(&line.replace(" W ", " X ").replace(" B ", " X "));
-                    conn.send(&line.replacen("<12> ", "<12> rnbqkbnrr ", 1));
+                    conn.send_now(&line.replace(" W ", " X ").replace(" B ", " X "));
+                    conn.send_now(&line.replacen("<12> ", "<12> rnbqkbnrr ", 1));
                 }
                 Hostile::HugeLine(p) if p == ply => {
                     let mut huge = vec![b'x'; 1 << 20];
                     huge.extend_from_slice(b"<12>\n");
-                    conn.send_raw(&huge);
+                    conn.send_raw_now(&huge);
                     let mut board = format!("{line} ").into_bytes();
                     board.extend(std::iter::repeat_n(b'9', 1 << 20));
                     board.push(b'\n');
-                    conn.send_raw(&board);
+                    conn.send_raw_now(&board);
+                }
+                Hostile::BlockNoEnd(p) if p == ply => {
+                    conn.send_raw_now(b"\x15777\x161\x16A reply that never ends.\n");
+                }
+                Hostile::BlockBadHeader(p) if p == ply => {
+                    conn.send_raw_now(b"\x15x7\x161\x16Broken header.\n\x17\n");
+                    conn.send_raw_now(&frame(998, 132, "(told nobody)\n"));
+                }
+                Hostile::HugeBlock(p) if p == ply => {
+                    let mut huge = b"\x15778\x161\x16".to_vec();
+                    huge.extend(std::iter::repeat_n(b'y', (1 << 20) + 100));
+                    huge.push(b'\n');
+                    conn.send_raw_now(&huge);
+                }
+                Hostile::ControlBytes(p) if p == ply => {
+                    // The board itself comes with the bytes in it, unframed (stripped,
+                    // it is whole again).
+                    let spoilt =
+                        line.replacen(" W ", " \x17W\x16 ", 1)
+                            .replacen(" B ", " \x16B\x17 ", 1);
+                    conn.send_now(&spoilt);
+                    return;
                 }
                 // Only the board that confirms the client's move is dropped, so the
                 // next board (after the stand-in's reply) is two plies on.
@@ -682,7 +785,7 @@ impl Server {
             }
         }
         conn.send(&line);
-        conn.send_raw(b"fics% ");
+        conn.prompt();
     }
 
     fn end_game(&mut self, conn: &mut Conn, reason: &str, result: &str) {
@@ -753,6 +856,13 @@ impl Server {
         if g.pos.turn() != g.client {
             self.report.illegal.push(format!("{text} out of turn"));
             conn.send("It is not your move.");
+            return Flow::Continue;
+        }
+        let ply = g.moves.len();
+        if self.s.hostile.contains(&Hostile::RefuseMove(ply)) {
+            self.s.hostile.retain(|h| *h != Hostile::RefuseMove(ply));
+            self.report.refused_on_purpose += 1;
+            conn.send(&format!("Illegal move ({text})."));
             return Flow::Continue;
         }
         let legal = g.pos.parse_uci(uci).is_ok();
@@ -935,6 +1045,61 @@ impl Server {
     }
 }
 
+/// The commands the stand-in knows (others are answered `Command not found`).
+const KNOWN: [&str; 18] = [
+    "quit",
+    "iset",
+    "set",
+    "accept",
+    "decline",
+    "match",
+    "seek",
+    "unseek",
+    "resume",
+    "refresh",
+    "flag",
+    "abort",
+    "resign",
+    "draw",
+    "tell",
+    "date",
+    "TIMESEAL2|openseal|sable|",
+    "",
+];
+
+/// A block-mode reply as FICS frames it.
+fn frame(id: u32, code: u32, output: &str) -> Vec<u8> {
+    format!("\x15{id}\x16{code}\x16{output}\x17\n").into_bytes()
+}
+
+/// The code of a command's reply (FICS's `help block_codes`).
+fn block_code(command: &str, output: &str) -> u32 {
+    let word = command.split_whitespace().next().unwrap_or("");
+    if coord_to_uci(word).is_some() {
+        return 1;
+    }
+    match word {
+        "abort" => 10,
+        "accept" => 11,
+        "date" => 32,
+        "decline" => 33,
+        "draw" => 34,
+        "flag" => 38,
+        "iset" => 56,
+        "match" => 73,
+        "quit" => 97,
+        "refresh" => 101,
+        "resign" => 103,
+        "resume" => 104,
+        "set" => 109,
+        "tell" => 132,
+        "seek" => 155,
+        "unseek" => 156,
+        _ if output.contains("Command not found") => 512,
+        _ => 0,
+    }
+}
+
 /// The socket with the lines read so far.
 struct Conn {
     stream: TcpStream,
@@ -942,16 +1107,40 @@ struct Conn {
     timeseal: bool,
     /// What ends a line we send.
     ending: &'static str,
+    /// In block mode, while a command runs: its output, sent framed when it is done.
+    capture: Option<String>,
 }
 
 impl Conn {
     fn send_raw(&mut self, bytes: &[u8]) {
-        let _ = self.stream.write_all(bytes);
+        match &mut self.capture {
+            Some(c) => c.push_str(&String::from_utf8_lossy(bytes)),
+            None => {
+                let _ = self.stream.write_all(bytes);
+            }
+        }
     }
 
     fn send(&mut self, line: &str) {
         let ending = self.ending;
         self.send_raw(format!("{line}{ending}").as_bytes());
+    }
+
+    /// Sends at once, outside any reply being framed.
+    fn send_raw_now(&mut self, bytes: &[u8]) {
+        let _ = self.stream.write_all(bytes);
+    }
+
+    fn send_now(&mut self, line: &str) {
+        let ending = self.ending;
+        self.send_raw_now(format!("{line}{ending}").as_bytes());
+    }
+
+    /// The prompt, except inside a reply (FICS prints it after the block).
+    fn prompt(&mut self) {
+        if self.capture.is_none() {
+            self.send_raw(b"fics% ");
+        }
     }
 
     /// The next whole line (decoded under Timeseal); `Ok(None)` when none is there yet,
