@@ -662,10 +662,15 @@ impl Player for Recorder {
 /// (the game ended: a stop); or the stand-in cut the connection at that ply (a stop,
 /// though the same move may come after the game is resumed). Returns (hits, stops).
 fn check_ponders(calls: &[Call], report: &Report) -> (usize, usize) {
+    // Plies where the stand-in cut the connection, or took time off the client's
+    // clock: a stop even when the guess is then played.
     let mut cuts: Vec<usize> = report
         .notes
         .iter()
-        .filter_map(|n| n.strip_prefix("cut on the stand-in's turn at ply "))
+        .filter_map(|n| {
+            n.strip_prefix("cut on the stand-in's turn at ply ")
+                .or_else(|| n.strip_prefix("clock drop at ply "))
+        })
         .map(|n| n.parse().unwrap())
         .collect();
     let mut game = None::<usize>;
@@ -772,7 +777,8 @@ fn pondering_hits_and_misses_and_every_think_ends_in_a_move() {
 /// The stand-in thinks a while before each turn, so the client is pondering when the
 /// game ends there (resignation, abort, adjournment, flag) or the connection is cut:
 /// every ponder search is stopped before anything else is asked of the player, and the
-/// next game (or the resumed one) is played.
+/// next game (or the resumed one) is played. A hit whose board shows our clock well
+/// below the one the search was given is searched afresh.
 #[test]
 fn a_game_that_ends_while_pondering_stops_the_search_first() {
     for block in [false, true] {
@@ -780,7 +786,7 @@ fn a_game_that_ends_while_pondering_stops_the_search_first() {
         let server = StandIn::start(Script {
             block,
             games: vec![End::Resign(8), End::Abort(5), End::Adjourn(7), End::Flag(6)],
-            hostile: vec![Hostile::CutOnTurn(5)],
+            hostile: vec![Hostile::ClockDrop(3), Hostile::CutOnTurn(5)],
             reply: Reply::First,
             reply_delay_ms: 150,
             ..Script::default()
@@ -809,7 +815,10 @@ fn a_game_that_ends_while_pondering_stops_the_search_first() {
         // Resignation, abort, adjournment, flag.
         assert_eq!(count("ponder stopped (game over)"), 4, "{}", log.join("\n"));
         assert_eq!(count("ponder stopped (the connection was lost)"), 1);
-        assert_eq!(stops, 5);
+        // The expected reply came with 5 s less on our clock than the search was
+        // given: it is searched afresh.
+        assert_eq!(count("searching afresh"), 1, "{}", log.join("\n"));
+        assert_eq!(stops, 6);
         check_pgn_matches(&report, &dir.join("games.pgn"));
     }
 }

@@ -81,6 +81,9 @@ pub enum Hostile {
     ControlBytes(usize),
     /// Before the board of this ply: a block of over 1 MB with no end.
     HugeBlock(usize),
+    /// On the stand-in's turn at this ply, the client's clock loses 5 s (as a server's
+    /// lag correction might take it back): the board with the reply shows it.
+    ClockDrop(usize),
 }
 
 /// How games are found.
@@ -967,6 +970,13 @@ impl Server {
                 }
             }
             _ => {}
+        }
+        if self.s.hostile.contains(&Hostile::ClockDrop(ply)) {
+            self.s.hostile.retain(|h| *h != Hostile::ClockDrop(ply));
+            if let Some(g) = self.game.as_mut() {
+                g.clocks[g.client.index()] -= 5_000;
+            }
+            self.report.notes.push(format!("clock drop at ply {ply}"));
         }
         let pos = self.game.as_ref().unwrap().pos.clone();
         let moves = pos.legal_moves();
