@@ -76,7 +76,7 @@ pub struct Connection {
     /// each with `BLK_ERROR_NOSEQUENCE`), so they are sent again, numbered.
     unnumbered: Option<(Instant, Vec<String>)>,
     log: Log,
-    /// Lines we sent, the last few (tests and the log read them).
+    /// How many lines we sent.
     pub sent: u64,
 }
 

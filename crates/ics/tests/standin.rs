@@ -537,7 +537,7 @@ type Shared<T> = Arc<Mutex<Vec<T>>>;
 /// What the client asked of the [`Recorder`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Call {
-    /// A game from its start, or one resumed with moves played.
+    /// A game from its start, or one resumed (or resynchronised) part way.
     NewGame {
         resumed: bool,
     },
@@ -612,9 +612,9 @@ impl Recorder {
 }
 
 impl Player for Recorder {
-    fn new_game(&mut self, _start: &Position, moves: &[Move]) {
+    fn new_game(&mut self, start: &Position, moves: &[Move]) {
         self.record(Call::NewGame {
-            resumed: !moves.is_empty(),
+            resumed: !moves.is_empty() || start.fen() != Position::startpos().fen(),
         });
     }
 
@@ -662,14 +662,15 @@ impl Player for Recorder {
 /// (the game ended: a stop); or the stand-in cut the connection at that ply (a stop,
 /// though the same move may come after the game is resumed). Returns (hits, stops).
 fn check_ponders(calls: &[Call], report: &Report) -> (usize, usize) {
-    // Plies where the stand-in cut the connection, or took time off the client's
-    // clock: a stop even when the guess is then played.
+    // Plies where the stand-in cut the connection, took time off the client's clock or
+    // took back the client's move: a stop even when the guess is then played.
     let mut cuts: Vec<usize> = report
         .notes
         .iter()
         .filter_map(|n| {
             n.strip_prefix("cut on the stand-in's turn at ply ")
                 .or_else(|| n.strip_prefix("clock drop at ply "))
+                .or_else(|| n.strip_prefix("takeback at ply "))
         })
         .map(|n| n.parse().unwrap())
         .collect();
@@ -961,4 +962,43 @@ fn block_mode_taken_without_a_word_is_found_out_from_the_errors() {
     assert!(report.lines.iter().any(|l| l == "set style 12"));
     assert!(!report.block_ids.is_empty());
     check_pgn_matches(&report, &dir.join("games.pgn"));
+}
+
+/// A takeback while the client ponders (the board goes back a ply): the search is
+/// stopped, the game followed from the server's board, and played on.
+#[test]
+fn a_takeback_while_pondering_stops_the_search() {
+    for block in [false, true] {
+        let dir = temp(&format!("ponder-takeback-{block}"));
+        let server = StandIn::start(Script {
+            block,
+            games: vec![End::Resign(12)],
+            hostile: vec![Hostile::TakeBack(5)],
+            reply: Reply::First,
+            reply_delay_ms: 100,
+            ..Script::default()
+        });
+        let mut cfg = config(server.port, &dir);
+        cfg.games = 1;
+        let (player, _, violations) = Recorder::new(0);
+        let (result, log) = run_with(cfg, player, Duration::from_secs(30));
+        let report = server.report();
+        assert_mode(&report, &log, block);
+        let summary = result.expect("finishes");
+        assert_eq!(summary.games, 1, "{}", log.join("\n"));
+        assert_eq!(summary.resyncs, 1);
+        assert_clean(&report, &log);
+        assert!(violations.lock().unwrap().is_empty());
+        let count = |s: &str| log.iter().filter(|l| l.contains(s)).count();
+        assert_eq!(
+            count("ponder stopped (the board was resynchronised)"),
+            1,
+            "{}",
+            log.join("\n")
+        );
+        // The game was written from the board after the takeback.
+        let games = pgn_games(&dir.join("games.pgn"));
+        assert_eq!(games.len(), 1);
+        assert!(games[0].2.contains("[FEN \""));
+    }
 }

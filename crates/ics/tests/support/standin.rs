@@ -84,6 +84,9 @@ pub enum Hostile {
     /// On the stand-in's turn at this ply, the client's clock loses 5 s (as a server's
     /// lag correction might take it back): the board with the reply shows it.
     ClockDrop(usize),
+    /// On the stand-in's turn at this ply, the client's last move is taken back (as
+    /// after an agreed takeback) and the client is on move again.
+    TakeBack(usize),
 }
 
 /// How games are found.
@@ -970,6 +973,25 @@ impl Server {
                 }
             }
             _ => {}
+        }
+        if self.s.hostile.contains(&Hostile::TakeBack(ply)) {
+            self.s.hostile.retain(|h| *h != Hostile::TakeBack(ply));
+            if let Some(g) = self.game.as_mut() {
+                g.moves.pop();
+                g.san.pop();
+                g.history.pop();
+                let mut pos = g.start.clone();
+                for m in &g.moves {
+                    let m = pos.parse_uci(m).expect("a move played");
+                    pos.make(m);
+                }
+                g.pos = pos;
+                g.since = Instant::now();
+            }
+            self.report.notes.push(format!("takeback at ply {ply}"));
+            conn.send("StandIn takes back 1 half move(s).");
+            self.send_board_as(conn, Some(()));
+            return;
         }
         if self.s.hostile.contains(&Hostile::ClockDrop(ply)) {
             self.s.hostile.retain(|h| *h != Hostile::ClockDrop(ply));
