@@ -4,12 +4,22 @@
 //! finished game's PGN, obeys its owner's tells, and reconnects with exponential
 //! backoff when the connection drops, resuming an interrupted game when the server
 //! brings it back. Bad server lines are logged and skipped; the state stays intact.
+//! In block mode a reply is read knowing the command it answers: an error names it, and
+//! an illegal-move reply counts only when it answers our move.
+//!
+//! Pondering is run from here too: once the server confirms our move, the player
+//! thinks about the reply it expects while this loop goes on reading the server. The
+//! reply that comes resolves it (a hit goes on as the timed search, a miss is stopped
+//! and searched afresh); anything else that changes the game (its end, a resync, a new
+//! game, a refused move, a dropped connection, the owner's stop or pause) stops it, so
+//! that no search outlives the position it was started for.
 
 use crate::config::{Config, SeekSpec};
-use crate::connection::{ConnectError, Connection, Incoming};
+use crate::connection::{ConnectError, Connection, Incoming, Reply};
+use crate::framing::{self, BLK_ERROR_NOSEQUENCE};
 use crate::game::{BoardFit, GameRecord};
 use crate::log::Log;
-use crate::messages::{classify, Challenge, Creating, ServerLine};
+use crate::messages::{self, classify, Challenge, Creating, ServerLine};
 use crate::player::{MoveRequest, Player};
 use crate::policy::{judge, ScoreTrack, Verdict};
 use crate::style12::{ClockUnit, Relation, Style12};
@@ -50,6 +60,9 @@ pub enum IcsError {
     GaveUp { attempts: u32, last: String },
 }
 
+/// The longest the setup waits for the answer to `iset block 1`.
+const BLOCK_WAIT_MS: u64 = 5_000;
+
 /// How often and how many times `resume` is sent for a suspended game.
 const RESUME_EVERY: Duration = Duration::from_secs(10);
 const RESUME_TRIES: u32 = 6;
@@ -58,6 +71,19 @@ enum SessionEnd {
     Done,
     Dropped(String),
 }
+
+/// The ponder search running: the position it was started in (the guess is the move
+/// after ply `ply`) and our clock it was given.
+struct Ponder {
+    ply: usize,
+    guess: Move,
+    my_ms: u64,
+}
+
+/// How far our clock on the board that brings the expected reply may be below the one
+/// the ponder search was given before its time budget is no longer trusted: the clock
+/// does not run on the opponent's move, so it differs only by the server's rounding.
+const PONDER_CLOCK_SLACK_MS: u64 = 1_000;
 
 /// Our move sent and not yet confirmed by a board, for measuring lag.
 struct Pending {
@@ -106,6 +132,16 @@ pub struct Client<P: Player> {
     their_clock: Option<(Instant, i64)>,
     /// When we last called their flag (repeated every few seconds while it stands).
     flagged_at: Option<Instant>,
+    /// The reply our player expects to the move we sent (the ply after our move and the
+    /// move), until the board that confirms our move starts the ponder search.
+    expected: Option<(usize, Move)>,
+    pondering: Option<Ponder>,
+    /// The owner said `ponder off`.
+    ponder_off: bool,
+    /// The last move we sent, as sent: a block-mode reply to it is about our move.
+    last_move: Option<String>,
+    /// `BLK_ERROR_NOSEQUENCE` replies still to come for commands already sent again.
+    nosequence_expected: usize,
     started: Instant,
     summary: Summary,
 }
@@ -153,6 +189,11 @@ impl<P: Player> Client<P> {
             resume_asked: None,
             their_clock: None,
             flagged_at: None,
+            expected: None,
+            pondering: None,
+            ponder_off: false,
+            last_move: None,
+            nosequence_expected: 0,
             seek_posted: false,
             started: Instant::now(),
             summary: Summary::default(),
@@ -274,8 +315,56 @@ impl<P: Player> Client<P> {
         Ok(self.summary.clone())
     }
 
-    fn session(&mut self, mut conn: Connection, handle: String) -> SessionEnd {
+    /// Whether a ponder search may run now: configured, not turned off by the owner, and
+    /// not winding down (a stop, a pause or Ctrl-C end pondering at once).
+    fn may_ponder(&self) -> bool {
+        self.cfg.play.ponder
+            && !self.ponder_off
+            && !self.paused
+            && !self.owner_stop
+            && !self.stop.load(Ordering::SeqCst)
+    }
+
+    /// Stops the ponder search, if one runs, and logs why.
+    fn end_ponder(&mut self, why: &str) {
+        self.expected = None;
+        if let Some(p) = self.pondering.take() {
+            self.player.stop_pondering();
+            self.log.line(&format!(
+                "ponder stopped ({why}): expected {}",
+                p.guess.to_uci(false)
+            ));
+        }
+    }
+
+    /// Our clock for a search (the server's less the lag allowance) and the opponent's,
+    /// in ms, from a board; and the allowance.
+    fn clocks(&self, s: &Style12, us: Color) -> (u64, u64, u64) {
+        let lag = self.lags.iter().copied().max().unwrap_or(0).max(0) as u64;
+        let allowance = self.cfg.play.lag_allowance_ms + lag;
+        let mine = s.clock_ms(us).max(0) as u64;
+        (
+            mine.saturating_sub(allowance).max(10),
+            s.clock_ms(!us).max(0) as u64,
+            allowance,
+        )
+    }
+
+    fn session(&mut self, conn: Connection, handle: String) -> SessionEnd {
+        let end = self.session_loop(conn, handle);
+        // Whatever ended the session (a drop, a stop, the games played), no search may
+        // run on into the next one.
+        let why = match &end {
+            SessionEnd::Done => "the session ended",
+            SessionEnd::Dropped(_) => "the connection was lost",
+        };
+        self.end_ponder(why);
+        end
+    }
+
+    fn session_loop(&mut self, mut conn: Connection, handle: String) -> SessionEnd {
         self.handle = handle;
+        self.nosequence_expected = 0;
         self.unit = ClockUnit::Seconds;
         self.seek_posted = false;
         self.last_challenge = None;
@@ -283,6 +372,8 @@ impl<P: Player> Client<P> {
             &self.cfg.interface,
             self.cfg.accept.enabled,
             self.cfg.ms_clocks,
+            self.cfg.block_mode,
+            Duration::from_millis(self.cfg.reconnect.timeout_ms.min(BLOCK_WAIT_MS)),
         );
         for c in self.cfg.commands.clone() {
             conn.send(&c);
@@ -315,6 +406,9 @@ impl<P: Player> Client<P> {
                 self.ask_to_resume(&mut conn);
                 self.look_for_game(&mut conn);
             }
+            if self.pondering.is_some() && !self.may_ponder() {
+                self.end_ponder("told to stop, pause or not ponder");
+            }
             let keep = self.cfg.keepalive_minutes;
             if keep > 0 && last_io.elapsed() >= Duration::from_secs(keep * 60) {
                 conn.send("date");
@@ -343,19 +437,137 @@ impl<P: Player> Client<P> {
                     }
                     return SessionEnd::Dropped(why);
                 }
-                Incoming::Overlong { start, len } => {
-                    self.summary.bad_lines += 1;
-                    self.log.line(&format!(
-                        "warning: a {len}-byte line from the server, dropped (it began '{start}')"
-                    ));
-                }
+                Incoming::Overlong { start, len } => self.on_overlong(&start, len),
                 Incoming::Line(line) => {
-                    if let Some(end) = self.on_line(&mut conn, &line) {
+                    if let Some(end) = self.on_line(&mut conn, &line, None) {
+                        return end;
+                    }
+                }
+                Incoming::BadFrame(why) => {
+                    self.summary.bad_lines += 1;
+                    self.log.line(&format!("error: block framing: {why}"));
+                }
+                Incoming::Reply(reply) => {
+                    if let Some(end) = self.on_reply(&mut conn, reply) {
                         return end;
                     }
                 }
             }
         }
+    }
+
+    fn on_overlong(&mut self, start: &str, len: usize) {
+        self.summary.bad_lines += 1;
+        self.log.line(&format!(
+            "warning: a {len}-byte line from the server, dropped (it began '{start}')"
+        ));
+    }
+
+    /// A block-mode reply: errors are logged with the command they answer (a refused
+    /// move is taken back as such), then its lines are read as any others, knowing the
+    /// command they answer.
+    fn on_reply(&mut self, conn: &mut Connection, reply: Reply) -> Option<SessionEnd> {
+        let lines: Vec<&str> = reply
+            .body
+            .iter()
+            .filter_map(|i| match i {
+                Incoming::Line(l) => Some(l.as_str()),
+                _ => None,
+            })
+            .collect();
+        let first = lines
+            .iter()
+            .map(|l| messages::clean(l).trim())
+            .find(|l| !l.is_empty())
+            .unwrap_or("");
+        let what = match &reply.command {
+            Some(c) => format!("'{c}' (#{})", reply.id),
+            None => format!("#{} (no command of ours)", reply.id),
+        };
+        let ours = reply.command.is_some() && reply.command == self.last_move;
+        if reply.command.is_none() && reply.code != BLK_ERROR_NOSEQUENCE {
+            self.log
+                .line(&format!("warning: a reply to {what}: '{first}'"));
+        }
+        if reply.code == BLK_ERROR_NOSEQUENCE {
+            // The server read a command without its number, and dropped it.
+            if self.nosequence_expected > 0 {
+                // One of those already sent again.
+                self.nosequence_expected -= 1;
+            } else if conn.block_mode() {
+                self.log
+                    .line("error: the server read a command of ours without its number; dropped");
+                self.command_lost(conn);
+            } else {
+                self.log.line(
+                    "error: the server is in block mode though it did not say so, and dropped our unnumbered commands; numbering them from now on",
+                );
+                let n = conn.block_mode_found();
+                self.log
+                    .line(&format!("sent the {n} dropped commands again, numbered"));
+                // Each dropped command has its error reply; this was the first.
+                self.nosequence_expected = n.saturating_sub(1);
+                if n == 0 {
+                    self.command_lost(conn);
+                }
+            }
+        } else if reply.code >= 512 {
+            self.log.line(&format!(
+                "error: the server refused {what}: {} ({}): '{first}'",
+                framing::code_name(reply.code),
+                reply.code
+            ));
+            let explained = lines
+                .iter()
+                .any(|l| matches!(classify(l), ServerLine::IllegalMove { .. }));
+            if ours && !explained {
+                self.refuse_move(conn, first);
+            }
+        } else if reply
+            .command
+            .as_deref()
+            .is_some_and(|c| c.starts_with("match "))
+        {
+            self.log.line(&format!("{what}: '{first}'"));
+        }
+        let command = reply.command.clone();
+        for item in reply.body {
+            match item {
+                Incoming::Line(l) => {
+                    if let Some(end) = self.on_line(conn, &l, command.as_deref()) {
+                        return Some(end);
+                    }
+                }
+                Incoming::Overlong { start, len } => self.on_overlong(&start, len),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// A command of ours the server never read: in a game, the move is asked for again
+    /// (the board, and our move on it, come back).
+    fn command_lost(&mut self, conn: &mut Connection) {
+        if self.game.is_some() {
+            self.end_ponder("a command was lost");
+            self.answered_ply = None;
+            self.pending = None;
+            self.last_refresh = None;
+            self.refresh(conn);
+        }
+    }
+
+    /// The server refused our move: it is played again on the board asked for.
+    fn refuse_move(&mut self, conn: &mut Connection, text: &str) {
+        self.end_ponder("our move was refused");
+        self.summary.refused_moves += 1;
+        let mv = self.last_move.take().unwrap_or_default();
+        self.log.line(&format!(
+            "error: the server refused our move {mv}: {text}; asking for the board"
+        ));
+        self.answered_ply = None;
+        self.pending = None;
+        self.refresh(conn);
     }
 
     /// Asks for the suspended game with `resume` every ten seconds; after a minute it is
@@ -406,7 +618,14 @@ impl<P: Player> Client<P> {
         }
     }
 
-    fn on_line(&mut self, conn: &mut Connection, line: &str) -> Option<SessionEnd> {
+    /// One line from the server; `reply_to` is the command whose reply it is in (block
+    /// mode).
+    fn on_line(
+        &mut self,
+        conn: &mut Connection,
+        line: &str,
+        reply_to: Option<&str>,
+    ) -> Option<SessionEnd> {
         let kind = classify(line);
         let noise = matches!(kind, ServerLine::Prompt)
             || matches!(kind, ServerLine::Other(ref s) if s.is_empty());
@@ -463,15 +682,13 @@ impl<P: Player> Client<P> {
             }
             ServerLine::AdjournRequest { .. } => conn.send("decline adjourn"),
             ServerLine::TakebackRequest { .. } => conn.send("decline takeback"),
-            ServerLine::IllegalMove { text } if self.game.is_some() => {
-                self.summary.refused_moves += 1;
-                self.log.line(&format!(
-                    "error: the server refused our move: {text}; asking for the board"
-                ));
-                self.answered_ply = None;
-                self.pending = None;
-                self.refresh(conn);
-            }
+            ServerLine::IllegalMove { text } if self.game.is_some() => match reply_to {
+                // In block mode we know which command it answers.
+                Some(c) if Some(c) != self.last_move.as_deref() => self.log.line(&format!(
+                    "warning: '{text}' in the reply to '{c}', not to our move; ignored"
+                )),
+                _ => self.refuse_move(conn, &text),
+            },
             ServerLine::Tell { from, text } => self.on_tell(conn, &from, &text),
             ServerLine::RatingChange { category, old, new } => {
                 self.log.line(&format!("rating: {category} {old} -> {new}"))
@@ -579,6 +796,7 @@ impl<P: Player> Client<P> {
                 self.summary.resyncs += 1;
                 self.log.line(&format!("warning: {note}"));
             }
+            self.end_ponder("a new game");
             self.player.new_game(&g.start, &g.moves);
             self.answered_ply = None;
             self.pending = None;
@@ -587,7 +805,7 @@ impl<P: Player> Client<P> {
         } else if let Some(g) = &mut self.game {
             match g.follow(s) {
                 BoardFit::Same => {}
-                BoardFit::Moved(_) => {
+                BoardFit::Moved(m) => {
                     let ply = g.moves.len();
                     if let Some(p) = self.pending.take() {
                         if p.ply + 1 == ply && self.unit == ClockUnit::Milliseconds {
@@ -600,11 +818,34 @@ impl<P: Player> Client<P> {
                             }
                         }
                     }
+                    // The opponent's reply resolves the ponder search: a hit is
+                    // taken up by `play_move`, a miss stopped here.
+                    let guess = self.pondering.as_ref().map(|p| (p.ply, p.guess));
+                    match guess {
+                        Some((p, guess)) if p + 1 == ply && guess != m => {
+                            self.log.line(&format!(
+                                "ponder miss: expected {}, got {}",
+                                guess.to_uci(false),
+                                m.to_uci(false)
+                            ));
+                            self.pondering = None;
+                            self.player.stop_pondering();
+                        }
+                        Some((p, _)) if p + 1 == ply => {}
+                        Some(_) => self.end_ponder("the game moved on"),
+                        None => {
+                            if self.expected.is_some_and(|(p, _)| p == ply) && s.turn != us {
+                                self.start_pondering(s, us);
+                            }
+                        }
+                    }
                 }
                 BoardFit::Resynced(note) => {
                     self.summary.resyncs += 1;
                     self.log.line(&format!("warning: {note}"));
-                    self.player.new_game(&g.start, &g.moves);
+                    let (start, moves) = (g.start.clone(), g.moves.clone());
+                    self.end_ponder("the board was resynchronised");
+                    self.player.new_game(&start, &moves);
                     self.answered_ply = None;
                 }
             }
@@ -612,6 +853,72 @@ impl<P: Player> Client<P> {
         self.watch_their_clock(conn, s, us);
         if s.turn == us && s.relation == Relation::PlayingMyMove {
             self.play_move(conn, s, us);
+        }
+        // A ponder search is only ever on the position before its guess; one that the
+        // move just played did not take up (a hit on a board that was not ours to move
+        // in, a game that ended with the reply) is stopped here.
+        let plies = self.game.as_ref().map(|g| g.moves.len());
+        if self
+            .pondering
+            .as_ref()
+            .is_some_and(|p| Some(p.ply) != plies)
+        {
+            self.end_ponder("its position is gone");
+        }
+    }
+
+    /// Starts the player's ponder search on the reply it expects, once the server has
+    /// confirmed our move (`s` is that board, the opponent on move), so that the clocks
+    /// it is given are the server's.
+    fn start_pondering(&mut self, s: &Style12, us: Color) {
+        let Some((ply, guess)) = self.expected.take() else {
+            return;
+        };
+        if !self.may_ponder() {
+            return;
+        }
+        let Some(g) = &self.game else {
+            return;
+        };
+        let pos = g.position();
+        if g.moves.len() != ply || pos.turn() == us {
+            return;
+        }
+        if !pos.is_legal(guess) {
+            self.log.line(&format!(
+                "ponder: the expected reply {} is not legal in {}; not pondering",
+                guess.to_uci(false),
+                pos.fen()
+            ));
+            return;
+        }
+        let mut after = pos.clone();
+        after.make(guess);
+        if after.legal_moves().is_empty() {
+            return;
+        }
+        let mut moves = g.moves.clone();
+        moves.push(guess);
+        let (my_ms, their_ms, _) = self.clocks(s, us);
+        let req = MoveRequest {
+            start: &g.start,
+            moves: &moves,
+            position: &after,
+            my_ms,
+            their_ms,
+            increment_ms: u64::from(s.increment_s) * 1000,
+            max_ms: (self.cfg.play.max_move_ms > 0).then_some(self.cfg.play.max_move_ms),
+        };
+        match self.player.ponder(&req) {
+            Ok(true) => {
+                self.log.line(&format!(
+                    "ponder: expecting {} ({my_ms} ms on our clock)",
+                    guess.to_uci(false)
+                ));
+                self.pondering = Some(Ponder { ply, guess, my_ms });
+            }
+            Ok(false) => {}
+            Err(e) => self.log.line(&format!("error: pondering failed: {e}")),
         }
     }
 
@@ -694,20 +1001,62 @@ impl<P: Player> Client<P> {
         if pos.turn() != us || pos.legal_moves().is_empty() {
             return;
         }
-        let lag = self.lags.iter().copied().max().unwrap_or(0).max(0) as u64;
-        let allowance = self.cfg.play.lag_allowance_ms + lag;
+        let (my_ms, their_ms, allowance) = self.clocks(s, us);
         let mine = s.clock_ms(us).max(0) as u64;
         let req = MoveRequest {
             start: &g.start,
             moves: &g.moves,
             position: &pos,
-            my_ms: mine.saturating_sub(allowance).max(10),
-            their_ms: s.clock_ms(!us).max(0) as u64,
+            my_ms,
+            their_ms,
             increment_ms: u64::from(s.increment_s) * 1000,
             max_ms: (self.cfg.play.max_move_ms > 0).then_some(self.cfg.play.max_move_ms),
         };
         let t0 = Instant::now();
-        let thought = match self.player.think(&req) {
+        let thought = match self.pondering.take() {
+            Some(p) if p.ply + 1 == ply && g.moves.get(p.ply) == Some(&p.guess) => {
+                let guess = p.guess.to_uci(false);
+                if my_ms + PONDER_CLOCK_SLACK_MS < p.my_ms {
+                    // The search's time budget was set from a clock we no longer have.
+                    self.log.line(&format!(
+                        "ponderhit {guess}, but our clock is {my_ms} ms, not the {} ms it was pondered with; searching afresh",
+                        p.my_ms
+                    ));
+                    self.player.stop_pondering();
+                    self.player.think(&req)
+                } else {
+                    self.log.line(&format!("ponderhit {guess}"));
+                    // Every think ends in a move: a ponder search that fails is
+                    // replaced by a fresh one.
+                    match self.player.ponderhit(&req) {
+                        Ok(t) if pos.is_legal(t.mv) => Ok(t),
+                        Ok(t) => {
+                            self.log.line(&format!(
+                                "error: the ponder search chose {}, not legal here; searching afresh",
+                                t.mv.to_uci(false)
+                            ));
+                            self.player.think(&req)
+                        }
+                        Err(e) => {
+                            self.log.line(&format!(
+                                "error: the ponder search failed: {e}; searching afresh"
+                            ));
+                            self.player.think(&req)
+                        }
+                    }
+                }
+            }
+            Some(p) => {
+                self.player.stop_pondering();
+                self.log.line(&format!(
+                    "ponder stopped (not this position): expected {}",
+                    p.guess.to_uci(false)
+                ));
+                self.player.think(&req)
+            }
+            None => self.player.think(&req),
+        };
+        let thought = match thought {
             Ok(t) => t,
             Err(e) => {
                 self.log
@@ -745,7 +1094,9 @@ impl<P: Player> Client<P> {
             pos.fullmoves(),
             pos.san(thought.mv)
         ));
-        conn.send(&move_text(thought.mv));
+        let text = move_text(thought.mv);
+        conn.send(&text);
+        self.last_move = Some(text);
         self.pending = Some(Pending {
             ply,
             clock_before: mine as i64,
@@ -764,6 +1115,9 @@ impl<P: Player> Client<P> {
         let claim = after
             .outcome(&history)
             .is_some_and(|o| o.winner().is_none());
+        if !claim {
+            self.expected = thought.ponder.map(|m| (ply + 1, m));
+        }
         if claim || self.scores.offer_draw(policy, pos.fullmoves()) {
             self.log.line(if claim {
                 "claiming a draw by rule"
@@ -839,6 +1193,7 @@ impl<P: Player> Client<P> {
         let Some(g) = self.game.take_if(|g| matches(g)) else {
             return;
         };
+        self.end_ponder("game over");
         self.pending = None;
         self.their_clock = None;
         self.flagged_at = None;
@@ -849,6 +1204,8 @@ impl<P: Player> Client<P> {
                     "game {number} adjourned; it will be resumed when it comes back"
                 ));
                 self.suspended = Some(g);
+                // Asked for at once, not ten seconds after the last game we asked for.
+                self.resume_asked = None;
             } else {
                 self.log.line(&format!("game {number} aborted: {reason}"));
                 self.summary.aborted += 1;
@@ -913,6 +1270,18 @@ impl<P: Player> Client<P> {
                 self.owner_stop = true;
                 "stopping after the game in progress".to_string()
             }
+            ["ponder", "off"] => {
+                self.ponder_off = true;
+                "pondering off".to_string()
+            }
+            ["ponder", "on"] => {
+                self.ponder_off = false;
+                if self.cfg.play.ponder {
+                    "pondering on".to_string()
+                } else {
+                    "pondering is off in the configuration".to_string()
+                }
+            }
             ["pause"] => {
                 self.paused = true;
                 if self.seek_posted {
@@ -971,7 +1340,7 @@ impl<P: Player> Client<P> {
                     if self.paused { "paused" } else { "open" }
                 )
             }
-            _ => "commands: stop, pause, resume, seek MIN INC [rated], seek off, games N, status"
+            _ => "commands: stop, pause, resume, seek MIN INC [rated], seek off, games N, ponder on|off, status"
                 .to_string(),
         };
         self.log

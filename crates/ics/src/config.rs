@@ -20,6 +20,9 @@ pub struct Config {
     pub timeseal: bool,
     /// Ask for clocks in milliseconds (`iset ms 1`).
     pub ms_clocks: bool,
+    /// Ask for block mode (`iset block 1`), where the server numbers its replies to our
+    /// commands; used only when the server takes it.
+    pub block_mode: bool,
     /// The handle whose `tell`s command the bot (stop, pause, resume, seek, games, status).
     pub owner: Option<String>,
     /// The log file (appended); none: standard error only.
@@ -54,6 +57,7 @@ impl Default for Config {
             password_file: None,
             timeseal: false,
             ms_clocks: true,
+            block_mode: true,
             owner: None,
             log: None,
             pgn: None,
@@ -188,6 +192,9 @@ pub struct PlayPolicy {
     /// Call the opponent's flag (`flag`) when their clock runs out: FICS servers end a
     /// game on time only when asked.
     pub autoflag: bool,
+    /// Think on the opponent's time about the reply the search expects (when the player
+    /// can); a machine shared with other work may want it off.
+    pub ponder: bool,
 }
 
 impl Default for PlayPolicy {
@@ -206,6 +213,7 @@ impl Default for PlayPolicy {
             accept_abort_plies: 2,
             refresh_idle_ms: 60_000,
             autoflag: true,
+            ponder: true,
         }
     }
 }

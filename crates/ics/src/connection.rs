@@ -1,33 +1,43 @@
-//! The connection to the server: the TCP socket, a reader thread that cuts the byte
-//! stream into lines (prompts that end without a newline too; over-long lines cut and
-//! reported; Timeseal probes answered), and the writer (Timeseal-encoded when asked).
-//! Also the login (the server's `login:` / `password:` prompts, guest and registered
-//! handles) and the session setup commands. The password is sent, never logged.
+//! The connection to the server: the TCP socket, a reader thread that hands the byte
+//! stream to [`crate::framing`] (lines and block-mode replies; Timeseal probes answered
+//! first), and the writer (Timeseal-encoded when asked; in block mode every command
+//! numbered, and the numbers kept so that a reply names the command it answers). Also
+//! the login (the server's `login:` / `password:` prompts, guest and registered
+//! handles) and the session setup commands, block mode asked for first. The password is
+//! sent, never logged.
 
+use crate::framing::Framer;
+pub use crate::framing::{Incoming, Reply, MAX_LINE};
 use crate::log::Log;
 use crate::messages::{classify, ServerLine};
 use crate::timeseal;
+use std::collections::VecDeque;
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpStream, ToSocketAddrs};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// The longest line kept; the rest of a longer one is dropped (and reported).
-pub const MAX_LINE: usize = 64 * 1024;
+/// How often the reader wakes without input, to give up a block whose end was lost.
+const READ_TICK: Duration = Duration::from_millis(250);
 
-/// What the reader thread hands over.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Incoming {
-    Line(String),
-    /// A line longer than [`MAX_LINE`] bytes: its first bytes and its length.
-    Overlong {
-        start: String,
-        len: usize,
-    },
-    /// The server closed the connection, or reading failed (the reason).
-    Closed(String),
+/// The command ids of block mode: the next one, and the commands awaiting a reply.
+struct Ids {
+    next: u32,
+    sent: VecDeque<(u32, String)>,
 }
+
+/// Ids run from 1 (0 is the server's own) to this and start again: far more than the
+/// commands ever awaiting replies at once, and short on the wire.
+const MAX_ID: u32 = 999;
+
+/// How long after asking for block mode a `BLK_ERROR_NOSEQUENCE` still means the
+/// server took it with that request (the commands since are sent again).
+const LATE_BLOCK_WINDOW: Duration = Duration::from_secs(30);
+
+/// How many commands awaiting a reply are remembered (the oldest are forgotten: a
+/// reply that never came must not hold its entry for ever).
+const KEEP_SENT: usize = 64;
 
 /// Why connecting or logging in failed.
 #[derive(Debug, thiserror::Error)]
@@ -57,8 +67,16 @@ pub struct Connection {
     lines: Receiver<Incoming>,
     /// When Timeseal is on: the time we connected, for the time stamps.
     seal: Option<Instant>,
+    /// In block mode: the command ids.
+    block: Option<Ids>,
+    /// What came while the setup waited for the answer to `iset block 1`, to be read.
+    held: VecDeque<Incoming>,
+    /// After block mode was asked for and not seen taken: when, and the commands sent
+    /// unnumbered since. A server that took it after all dropped them all (it answers
+    /// each with `BLK_ERROR_NOSEQUENCE`), so they are sent again, numbered.
+    unnumbered: Option<(Instant, Vec<String>)>,
     log: Log,
-    /// Lines we sent, the last few (tests and the log read them).
+    /// How many lines we sent.
     pub sent: u64,
 }
 
@@ -72,17 +90,7 @@ fn write_line(w: &Mutex<TcpStream>, seal: Option<Instant>, line: &str) -> std::i
     s.flush()
 }
 
-/// Whether a line held without its newline is a prompt waiting for us.
-fn is_prompt(pending: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(pending);
-    let t = text.trim_end();
-    t.ends_with("login:")
-        || t.ends_with("password:")
-        || t.ends_with("fics%")
-        || (t.contains("Press return") && t.ends_with("\":"))
-}
-
-/// The reader thread: bytes to lines until the socket closes.
+/// The reader thread: bytes to lines and replies until the socket closes.
 fn read_loop(
     mut stream: TcpStream,
     writer: Arc<Mutex<TcpStream>>,
@@ -90,24 +98,32 @@ fn read_loop(
     tx: mpsc::Sender<Incoming>,
 ) {
     let mut buf = [0u8; 16 * 1024];
-    let mut pending: Vec<u8> = Vec::new();
-    let mut dropped = 0usize; // bytes of an over-long line thrown away so far
     let mut filter = timeseal::ProbeFilter::default();
+    let mut framer = Framer::default();
     let mut clean = Vec::new();
-    let emit = |tx: &mpsc::Sender<Incoming>, bytes: &[u8]| {
-        let line = String::from_utf8_lossy(bytes)
-            .trim_end_matches(['\r', '\n'])
-            .to_string();
-        tx.send(Incoming::Line(line)).is_ok()
-    };
+    // Waking now and then lets a block whose end never comes be given up.
+    let _ = stream.set_read_timeout(Some(READ_TICK));
+    let hand_on = |items: Vec<Incoming>| items.into_iter().all(|i| tx.send(i).is_ok());
     loop {
         let n = match stream.read(&mut buf) {
             Ok(0) => {
+                let _ = hand_on(framer.tick(Instant::now() + crate::framing::BLOCK_TIMEOUT));
                 let _ = tx.send(Incoming::Closed("the server closed the connection".into()));
                 return;
             }
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                if !hand_on(framer.tick(Instant::now())) {
+                    return;
+                }
+                continue;
+            }
             Err(e) => {
                 let _ = tx.send(Incoming::Closed(e.to_string()));
                 return;
@@ -123,34 +139,11 @@ fn read_loop(
         } else {
             &buf[..n]
         };
-        for &b in data {
-            if b == b'\n' {
-                if dropped > 0 {
-                    let start =
-                        String::from_utf8_lossy(&pending[..pending.len().min(80)]).into_owned();
-                    let len = dropped + pending.len();
-                    if tx.send(Incoming::Overlong { start, len }).is_err() {
-                        return;
-                    }
-                    dropped = 0;
-                    pending.clear();
-                    continue;
-                }
-                if !emit(&tx, &pending) {
-                    return;
-                }
-                pending.clear();
-            } else if pending.len() < MAX_LINE {
-                pending.push(b);
-            } else {
-                dropped += 1;
-            }
-        }
-        if dropped == 0 && !pending.is_empty() && is_prompt(&pending) {
-            if !emit(&tx, &pending) {
-                return;
-            }
-            pending.clear();
+        let now = Instant::now();
+        let mut items = framer.tick(now);
+        items.extend(framer.feed(data, now));
+        if !hand_on(items) {
+            return;
         }
     }
 }
@@ -200,6 +193,9 @@ impl Connection {
             writer,
             lines: rx,
             seal,
+            block: None,
+            held: VecDeque::new(),
+            unnumbered: None,
             log,
             sent: 0,
         };
@@ -214,11 +210,33 @@ impl Connection {
         write_line(&self.writer, self.seal, line)
     }
 
-    /// Sends a command (logged). A failed write shows up as `Closed` from [`Connection::next`].
+    /// Sends a command (logged), numbered in block mode. A failed write shows up as
+    /// `Closed` from [`Connection::next`].
     pub fn send(&mut self, line: &str) {
+        let line = match &mut self.block {
+            Some(ids) => {
+                let id = ids.next;
+                ids.next = if id >= MAX_ID { 1 } else { id + 1 };
+                // An id used again forgets the command it was given before.
+                ids.sent.retain(|(i, _)| *i != id);
+                ids.sent.push_back((id, line.to_string()));
+                if ids.sent.len() > KEEP_SENT {
+                    ids.sent.pop_front();
+                }
+                format!("{id} {line}")
+            }
+            None => {
+                if let Some((since, sent)) = &mut self.unnumbered {
+                    if since.elapsed() < LATE_BLOCK_WINDOW && sent.len() < KEEP_SENT {
+                        sent.push(line.to_string());
+                    }
+                }
+                line.to_string()
+            }
+        };
         self.log.line(&format!("> {line}"));
         self.sent += 1;
-        if let Err(e) = self.write(line) {
+        if let Err(e) = self.write(&line) {
             self.log.line(&format!("error: writing to the server: {e}"));
             let _ = self.writer.lock().map(|s| s.shutdown(Shutdown::Both));
         }
@@ -232,13 +250,109 @@ impl Connection {
         }
     }
 
-    /// The next line within `timeout` (`None`: nothing came).
+    /// The next line or reply within `timeout` (`None`: nothing came). A reply names
+    /// the command it answers, when we sent one with its id.
     pub fn next(&mut self, timeout: Duration) -> Option<Incoming> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(i) => Some(i),
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => {
-                Some(Incoming::Closed("the reader stopped".into()))
+        if let Some(i) = self.held.pop_front() {
+            return Some(i);
+        }
+        let item = match self.lines.recv_timeout(timeout) {
+            Ok(i) => i,
+            Err(RecvTimeoutError::Timeout) => return None,
+            Err(RecvTimeoutError::Disconnected) => Incoming::Closed("the reader stopped".into()),
+        };
+        Some(match item {
+            Incoming::Reply(mut r) => {
+                if let Some(ids) = &mut self.block {
+                    if let Some(k) = ids.sent.iter().position(|(i, _)| *i == r.id) {
+                        r.command = ids.sent.remove(k).map(|(_, c)| c);
+                    }
+                }
+                Incoming::Reply(r)
+            }
+            other => other,
+        })
+    }
+
+    /// Whether commands are sent numbered (the server took block mode).
+    pub fn block_mode(&self) -> bool {
+        self.block.is_some()
+    }
+
+    /// Numbers every command from now on: the server is in block mode.
+    fn start_block_mode(&mut self) {
+        if self.block.is_none() {
+            self.block = Some(Ids {
+                next: 1,
+                sent: VecDeque::new(),
+            });
+        }
+    }
+
+    /// The server answered an unnumbered command with `BLK_ERROR_NOSEQUENCE`: it is in
+    /// block mode though it did not say so. Commands are numbered from now on, and
+    /// those sent unnumbered since block mode was asked for (all dropped, since the
+    /// server took it with that request) are sent again; returns how many.
+    pub fn block_mode_found(&mut self) -> usize {
+        self.start_block_mode();
+        let Some((_, lost)) = self.unnumbered.take() else {
+            return 0;
+        };
+        for c in &lost {
+            self.send(c);
+        }
+        lost.len()
+    }
+
+    /// Asks for block mode (`iset block 1`) and waits up to `wait` for the answer.
+    /// FICS says `block set.`; a server without it says something else about `block`
+    /// (FICS 1.6 answers `com_iset: block 1` and ignores it), or nothing: then the
+    /// client stays in plain mode, since a command numbered for a server that does not
+    /// expect it would be refused. What comes meanwhile is kept for [`Connection::next`].
+    fn ask_for_block_mode(&mut self, wait: Duration) {
+        self.send("iset block 1");
+        let until = Instant::now() + wait;
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            let item = match self.lines.recv_timeout(left) {
+                Ok(i) => i,
+                Err(_) => {
+                    self.log.line(&format!(
+                        "block mode: no answer to 'iset block 1' within {} ms; commands go unnumbered",
+                        wait.as_millis()
+                    ));
+                    self.unnumbered = Some((Instant::now(), Vec::new()));
+                    return;
+                }
+            };
+            let verdict = match &item {
+                Incoming::Line(l) => match classify(l) {
+                    ServerLine::SettingConfirmed { name } if name.eq_ignore_ascii_case("block") => {
+                        Some(true)
+                    }
+                    _ if l.to_ascii_lowercase().contains("block") => Some(false),
+                    _ => None,
+                },
+                Incoming::Closed(_) => Some(false),
+                // A reply means the server numbers its answers: it took block mode.
+                Incoming::Reply(_) => Some(true),
+                _ => None,
+            };
+            self.held.push_back(item);
+            match verdict {
+                Some(true) => {
+                    self.log
+                        .line("block mode on: commands are numbered, replies matched to them");
+                    self.start_block_mode();
+                    return;
+                }
+                Some(false) => {
+                    self.log
+                        .line("block mode: the server did not take it; commands go unnumbered");
+                    self.unnumbered = Some((Instant::now(), Vec::new()));
+                    return;
+                }
+                None => {}
             }
         }
     }
@@ -282,6 +396,18 @@ impl Connection {
                     continue;
                 }
                 Some(Incoming::Line(l)) => l,
+                Some(Incoming::BadFrame(why)) => {
+                    self.log.line(&format!("warning: at login: {why}"));
+                    continue;
+                }
+                // No command of ours is numbered yet: nothing to answer.
+                Some(Incoming::Reply(r)) => {
+                    self.log.line(&format!(
+                        "warning: a block-mode reply (#{}) at login, ignored",
+                        r.id
+                    ));
+                    continue;
+                }
             };
             if !line.trim().is_empty() {
                 self.log.line(&format!("< {line}"));
@@ -329,9 +455,21 @@ impl Connection {
         }
     }
 
-    /// The settings a bot needs: style-12 boards, no wrapping, a fixed prompt, clocks in
-    /// ms (`ms`), the interface string, `open` for challenges, no seek ads.
-    pub fn setup(&mut self, interface: &str, open: bool, ms: bool) {
+    /// The settings a bot needs: block mode first when `block` (waiting up to
+    /// `block_wait` for the answer, so that the rest are numbered if it is taken),
+    /// style-12 boards, no wrapping, a fixed prompt, clocks in ms (`ms`), the interface
+    /// string, `open` for challenges, no seek ads.
+    pub fn setup(
+        &mut self,
+        interface: &str,
+        open: bool,
+        ms: bool,
+        block: bool,
+        block_wait: Duration,
+    ) {
+        if block {
+            self.ask_for_block_mode(block_wait);
+        }
         self.send("set style 12");
         self.send("iset nowrap 1");
         self.send("iset defprompt 1");

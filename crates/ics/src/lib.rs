@@ -6,7 +6,8 @@
 //!
 //! | module | owns |
 //! | --- | --- |
-//! | [`connection`] | the socket, lines from the byte stream, login, session setup |
+//! | [`connection`] | the socket and its reader, login, session setup, block-mode command ids |
+//! | [`framing`] | the byte stream cut into lines and block-mode replies; broken framing reported |
 //! | [`style12`] | the `<12>` board line, parsed into [`Style12`] |
 //! | [`messages`] | every other server line the client acts on, as [`ServerLine`] |
 //! | [`policy`] | accepting challenges; draw offers and resignation by score |
@@ -20,6 +21,7 @@
 pub mod client;
 pub mod config;
 pub mod connection;
+pub mod framing;
 pub mod game;
 pub mod log;
 pub mod messages;

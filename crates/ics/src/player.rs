@@ -1,6 +1,8 @@
 //! The seam between the protocol and a chess engine: [`Player`] is asked for a move
-//! with the game so far and the clocks, and told when a game starts and ends. The cli
-//! implements it with `sable_engine::Engine`; the tests with simple players.
+//! with the game so far and the clocks, told when a game starts and ends, and (when it
+//! can) asked to ponder: to think on the opponent's time about the reply it expects,
+//! until the client says whether that reply came. The cli implements it with
+//! `sable_engine::Engine`; the tests with simple players.
 
 use sable_chess::{Move, Position};
 use sable_formats::pgn::GameResult;
@@ -29,6 +31,9 @@ pub struct Thought {
     /// The score in centipawns from the mover's side (a mate as ±(30000 - plies)),
     /// `None` when the move was not searched (a book move).
     pub score_cp: Option<i32>,
+    /// The reply the player expects (its principal variation's second move), to ponder
+    /// on; `None` when it has none (a book move, a single-move line).
+    pub ponder: Option<Move>,
 }
 
 /// A chess player the client plays with.
@@ -38,6 +43,23 @@ pub trait Player {
     /// Chooses a move. An error is logged and no move is sent (the client asks the
     /// server for the board again and retries once).
     fn think(&mut self, req: &MoveRequest<'_>) -> Result<Thought, String>;
+    /// Starts thinking on the opponent's time and returns at once. `req` is the position
+    /// after the reply we expect (the last of `req.moves`), with the clocks as they stand
+    /// after our move. The search goes on until [`Player::ponderhit`] or
+    /// [`Player::stop_pondering`]; the client calls one of them before anything else.
+    /// `Ok(false)`: the player does not ponder here (the default: players that cannot).
+    fn ponder(&mut self, req: &MoveRequest<'_>) -> Result<bool, String> {
+        let _ = req;
+        Ok(false)
+    }
+    /// The expected reply came: the ponder search goes on as a timed search whose clock
+    /// starts now, and its move is the answer. `req` is the pondered position with the
+    /// clocks the server now reports. The default thinks afresh.
+    fn ponderhit(&mut self, req: &MoveRequest<'_>) -> Result<Thought, String> {
+        self.think(req)
+    }
+    /// Stops the ponder search, if any, and forgets it; returns once it has stopped.
+    fn stop_pondering(&mut self) {}
     /// The game ended with `result`; returns notes for the log (such as what the book
     /// learned).
     fn game_over(&mut self, start: &Position, moves: &[Move], result: GameResult) -> Vec<String> {
@@ -77,6 +99,7 @@ impl Player for GreedyPlayer {
         Ok(Thought {
             mv: best,
             score_cp: Some(0),
+            ponder: None,
         })
     }
 }

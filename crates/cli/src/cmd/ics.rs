@@ -2,14 +2,16 @@
 //! the engine in this process. The protocol is `sable_ics`; this file reads the flags
 //! and the config file (flags win), sets the engine's options, and implements
 //! `sable_ics::Player` with `sable_engine::Engine` (the same façade UCI drives),
-//! including book learning after each game when `BookLearning` is on.
+//! including pondering (a `go ponder` search on the engine's thread, taken up by
+//! `ponderhit` as UCI does) and book learning after each game when `BookLearning` is on.
 
 use super::{CliError, CliResult};
 use sable_chess::{Move, Position, STARTPOS_FEN};
-use sable_engine::{Clock, Engine, ScoreReport, SearchLimits};
+use sable_engine::{Clock, Engine, ScoreReport, SearchEvent, SearchLimits, SearchResult};
 use sable_formats::pgn::GameResult;
 use sable_ics::{Client, Config, Log, MoveRequest, Player, Thought};
 use std::path::PathBuf;
+use std::sync::mpsc;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -60,6 +62,12 @@ pub struct Args {
     /// The longest a move may take, in ms.
     #[arg(long, value_name = "MS")]
     max_move_ms: Option<u64>,
+    /// Think on the opponent's time (the default; `play.ponder` in the config file).
+    #[arg(long)]
+    ponder: bool,
+    /// Do not think on the opponent's time.
+    #[arg(long)]
+    no_ponder: bool,
     /// Engine option, repeatable: `--option Hash=64` (after the config file's [engine]).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     options: Vec<String>,
@@ -138,6 +146,17 @@ fn config(args: &Args) -> Result<Config, CliError> {
     if let Some(v) = args.max_move_ms {
         c.play.max_move_ms = v;
     }
+    if args.ponder && args.no_ponder {
+        return Err(CliError::msg(
+            "--ponder and --no-ponder contradict each other",
+        ));
+    }
+    if args.ponder {
+        c.play.ponder = true;
+    }
+    if args.no_ponder {
+        c.play.ponder = false;
+    }
     c.check().map_err(|e| CliError::msg(e.to_string()))?;
     Ok(c)
 }
@@ -146,13 +165,70 @@ fn config(args: &Args) -> Result<Config, CliError> {
 struct EnginePlayer {
     engine: Engine,
     log: Log,
+    /// The reports of the ponder search running on the engine's thread.
+    pondering: Option<mpsc::Receiver<SearchEvent>>,
 }
 
 fn uci_moves(moves: &[Move]) -> Vec<String> {
     moves.iter().map(|m| m.to_uci(false).to_string()).collect()
 }
 
+/// The search limits for a request: our clock and theirs, or a fixed time within the
+/// configured cap that the clock can also afford.
+fn limits(req: &MoveRequest<'_>) -> SearchLimits {
+    let us = req.position.turn();
+    let mut limits = SearchLimits::default();
+    match req.max_ms {
+        Some(cap) => {
+            let afford = req.my_ms / 20 + req.increment_ms * 3 / 4;
+            limits.movetime_ms = Some(cap.min(afford).min(req.my_ms * 4 / 10).max(1));
+        }
+        None => {
+            limits.clocks[us.index()] = Some(Clock {
+                time_ms: req.my_ms,
+                inc_ms: req.increment_ms,
+            });
+            limits.clocks[(!us).index()] = Some(Clock {
+                time_ms: req.their_ms,
+                inc_ms: req.increment_ms,
+            });
+        }
+    }
+    limits
+}
+
+/// A search's result as the client's answer.
+fn thought(result: &SearchResult) -> Result<Thought, String> {
+    let mv = result.best.ok_or("the engine has no move")?;
+    // A book move is answered without a search: no score to judge draws by, and no
+    // line to ponder on.
+    let searched = result.depth > 0;
+    let score_cp = searched.then_some(match result.score {
+        ScoreReport::Cp(c) => c,
+        ScoreReport::Mate(n) if n > 0 => 30_000 - n,
+        ScoreReport::Mate(n) => -30_000 - n,
+    });
+    Ok(Thought {
+        mv,
+        score_cp,
+        ponder: result.ponder.filter(|_| searched),
+    })
+}
+
 impl EnginePlayer {
+    /// A search that should not be running (a ponder search the client did not resolve)
+    /// is stopped and said so: the engine refuses a new position while one runs.
+    fn stop_stray_search(&mut self, at: &str) {
+        if self.pondering.is_some() || self.engine.is_searching() {
+            self.log.line(&format!(
+                "error: a ponder search was still running at {at}; stopped"
+            ));
+            self.stop_pondering();
+            self.engine.stop();
+            self.engine.wait();
+        }
+    }
+
     /// Gives the engine the game: start position and moves.
     fn set_game(&mut self, start: &Position, moves: &[Move]) -> Result<(), String> {
         let fen = start.fen();
@@ -167,6 +243,7 @@ impl EnginePlayer {
 
 impl Player for EnginePlayer {
     fn new_game(&mut self, start: &Position, moves: &[Move]) {
+        self.stop_stray_search("a new game");
         if let Err(e) = self.engine.new_game() {
             self.log.line(&format!("error: new game: {e}"));
         }
@@ -176,41 +253,63 @@ impl Player for EnginePlayer {
     }
 
     fn think(&mut self, req: &MoveRequest<'_>) -> Result<Thought, String> {
+        self.stop_stray_search("a new move");
         self.set_game(req.start, req.moves)?;
-        let us = req.position.turn();
-        let mut limits = SearchLimits::default();
-        match req.max_ms {
-            // A cap: a fixed time within it that the clock can also afford.
-            Some(cap) => {
-                let afford = req.my_ms / 20 + req.increment_ms * 3 / 4;
-                limits.movetime_ms = Some(cap.min(afford).min(req.my_ms * 4 / 10).max(1));
-            }
-            None => {
-                limits.clocks[us.index()] = Some(Clock {
-                    time_ms: req.my_ms,
-                    inc_ms: req.increment_ms,
-                });
-                limits.clocks[(!us).index()] = Some(Clock {
-                    time_ms: req.their_ms,
-                    inc_ms: req.increment_ms,
-                });
-            }
-        }
         let result = self
             .engine
-            .search(limits, |_| {})
+            .search(limits(req), |_| {})
             .map_err(|e| e.to_string())?;
-        let mv = result.best.ok_or("the engine has no move")?;
-        // A book move is answered without a search: no score to judge draws by.
-        let score_cp = (result.depth > 0).then_some(match result.score {
-            ScoreReport::Cp(c) => c,
-            ScoreReport::Mate(n) if n > 0 => 30_000 - n,
-            ScoreReport::Mate(n) => -30_000 - n,
+        thought(&result)
+    }
+
+    fn ponder(&mut self, req: &MoveRequest<'_>) -> Result<bool, String> {
+        self.stop_stray_search("the start of pondering");
+        self.set_game(req.start, req.moves)?;
+        // A ponder search never plays from the book; where the book has a move the
+        // search would only replace it.
+        if self.engine.book_move().is_some() {
+            return Ok(false);
+        }
+        let mut limits = limits(req);
+        limits.ponder = true;
+        let (tx, rx) = mpsc::channel();
+        self.engine
+            .go(limits, move |e| {
+                let _ = tx.send(e);
+            })
+            .map_err(|e| e.to_string())?;
+        self.pondering = Some(rx);
+        Ok(true)
+    }
+
+    fn ponderhit(&mut self, req: &MoveRequest<'_>) -> Result<Thought, String> {
+        let Some(rx) = self.pondering.take() else {
+            return self.think(req);
+        };
+        // The search's clock starts now, as UCI's `ponderhit` makes it.
+        self.engine.ponderhit();
+        let result = rx.iter().find_map(|e| match e {
+            SearchEvent::Finished(r) => Some(r),
+            _ => None,
         });
-        Ok(Thought { mv, score_cp })
+        self.engine.wait();
+        match result {
+            Some(r) => thought(&r),
+            None => Err("the ponder search ended without a result".into()),
+        }
+    }
+
+    fn stop_pondering(&mut self) {
+        if let Some(rx) = self.pondering.take() {
+            self.engine.stop();
+            // The reports end when the search thread drops its sender.
+            for _ in rx.iter() {}
+            self.engine.wait();
+        }
     }
 
     fn game_over(&mut self, start: &Position, moves: &[Move], result: GameResult) -> Vec<String> {
+        self.stop_stray_search("the end of a game");
         if !self.engine.learns_from_games() || result == GameResult::Unknown {
             return Vec::new();
         }
@@ -256,16 +355,18 @@ pub fn run(args: Args) -> CliResult {
     let player = EnginePlayer {
         engine,
         log: log.clone(),
+        pondering: None,
     };
     let mut client =
         Client::new(cfg.clone(), player, log.clone()).map_err(|e| CliError::msg(e.to_string()))?;
     client.set_stop_flag(super::cancel_on_ctrlc("ics"));
     log.line(&format!(
-        "sable ics: {} on {}:{}{}",
+        "sable ics: {} on {}:{}{}{}",
         cfg.handle,
         cfg.host,
         cfg.port,
-        if cfg.timeseal { " (timeseal)" } else { "" }
+        if cfg.timeseal { " (timeseal)" } else { "" },
+        if cfg.play.ponder { ", pondering" } else { "" }
     ));
     let summary = client.run().map_err(|e| CliError::msg(e.to_string()))?;
     println!(

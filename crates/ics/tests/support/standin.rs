@@ -1,10 +1,15 @@
 //! An ICS stand-in for the tests: a scripted FICS-like server on 127.0.0.1 (an ephemeral
 //! port) that logs the client in, offers or accepts matches, sends style-12 boards,
 //! keeps the client's clock, checks every move the client sends against the rules,
-//! answers with moves of its own (seeded random legal moves) and ends games by mate,
-//! draw rules, resignation, flag or agreement. It can misbehave on request: garbage,
-//! truncated and malformed boards, a 1 MB line, a cut connection (the game comes back
-//! on `resume`), or silence. Used by `crates/ics/tests` and `crates/cli/tests/ics.rs`.
+//! answers with moves of its own (seeded random legal moves, the first legal move, or a
+//! move the test chooses; at once or after a delay, as an opponent who thinks) and ends
+//! games by mate, draw rules, resignation, flag, agreement, abort or adjournment. It can
+//! offer block mode as FICS does (`iset block 1` answered `block set.`; then every
+//! command must come numbered, and its output goes back framed as a reply) or answer as
+//! FICS 1.6 does (`com_iset: block 1`, plain mode). It can misbehave on request:
+//! garbage, truncated and malformed boards, a 1 MB line, broken block framing, a refused
+//! move or match, a cut connection (the game comes back on `resume`), or silence. Used
+//! by `crates/ics/tests` and `crates/cli/tests/ics.rs`.
 #![allow(dead_code)]
 
 use sable_chess::{Color, KeyHistory, Move, Position};
@@ -29,6 +34,23 @@ pub enum End {
     /// its clock runs out and, as on FICS, the game ends only when the client calls
     /// `flag`.
     Stall(usize),
+    /// The game is aborted (`Game aborted by mutual agreement`, `*`) on the stand-in's
+    /// turn from this ply on.
+    Abort(usize),
+    /// The game is adjourned on the stand-in's turn at this ply (once); it comes back on
+    /// the client's `resume`, and the stand-in resigns on its next turn.
+    Adjourn(usize),
+}
+
+/// How the stand-in chooses its moves.
+#[derive(Clone, Copy, Debug)]
+pub enum Reply {
+    /// A legal move at random (seeded).
+    Random,
+    /// The first legal move in generation order: a reply a test can predict.
+    First,
+    /// The move this function chooses (it must be legal).
+    With(fn(&Position) -> Move),
 }
 
 /// Hostile lines sent before the board of a given ply.
@@ -44,6 +66,27 @@ pub enum Hostile {
     /// The connection is closed after the client's move of this ply; the game comes
     /// back on `resume` after the client logs in again.
     Cut(usize),
+    /// The connection is closed when the stand-in's turn at this ply is due, after the
+    /// board that confirmed the client's move (while the client ponders).
+    CutOnTurn(usize),
+    /// The client's move at this ply is answered `Illegal move` and not played (once);
+    /// it is not counted as the client's fault.
+    RefuseMove(usize),
+    /// Before the board of this ply: a block that never ends (it swallows the board).
+    BlockNoEnd(usize),
+    /// Before the board of this ply: a block with a broken header, and a reply to an id
+    /// the client never sent.
+    BlockBadHeader(usize),
+    /// The board of this ply with block control bytes inside it.
+    ControlBytes(usize),
+    /// Before the board of this ply: a block of over 1 MB with no end.
+    HugeBlock(usize),
+    /// On the stand-in's turn at this ply, the client's clock loses 5 s (as a server's
+    /// lag correction might take it back): the board with the reply shows it.
+    ClockDrop(usize),
+    /// On the stand-in's turn at this ply, the client's last move is taken back (as
+    /// after an agreed takeback) and the client is on move again.
+    TakeBack(usize),
 }
 
 /// How games are found.
@@ -76,6 +119,16 @@ pub struct Script {
     pub after_login: Vec<String>,
     /// Give up after this long in all.
     pub deadline: Duration,
+    pub reply: Reply,
+    /// How long the stand-in thinks before each of its moves (and resignations, flags,
+    /// aborts): the time the client has to ponder.
+    pub reply_delay_ms: u64,
+    /// Take block mode when asked (`iset block 1`), as FICS does.
+    pub block: bool,
+    /// Take it without a word (the client must find out from the errors).
+    pub block_quiet: bool,
+    /// Answer this many `match` requests with a refusal first.
+    pub refuse_matches: u32,
     /// Talk as FICS 1.6 does: lines end in `\n\r`, no `**** Starting FICS session`
     /// line (the first prompt says we are in), no `Creating:` line, and boards of 30
     /// fields (no ticking flag, no lag).
@@ -97,6 +150,11 @@ impl Default for Script {
             rating: Some(1700),
             after_login: Vec::new(),
             deadline: Duration::from_secs(120),
+            reply: Reply::Random,
+            reply_delay_ms: 0,
+            block: false,
+            block_quiet: false,
+            refuse_matches: 0,
             fics16: false,
         }
     }
@@ -128,8 +186,16 @@ pub struct Report {
     pub flags_refused: u32,
     /// `abort` calls granted because the stand-in was out of time before both moved.
     pub courtesy_aborts: u32,
-    /// Every line the client sent, decoded.
+    /// Games the stand-in adjourned (`End::Adjourn`).
+    pub adjourned: u32,
+    /// Every line the client sent, decoded (in block mode without its number).
     pub lines: Vec<String>,
+    /// In block mode: the numbers of the client's commands, and the commands that came
+    /// without one.
+    pub block_ids: Vec<u32>,
+    pub unnumbered: Vec<String>,
+    /// Moves answered `Illegal move` on purpose (`Hostile::RefuseMove`).
+    pub refused_on_purpose: u32,
     pub probes_acked: u32,
     pub quit: bool,
     pub notes: Vec<String>,
@@ -169,6 +235,7 @@ struct Game {
     since: Instant,
     end: End,
     draw_offered: bool,
+    adjourned: bool,
 }
 
 impl Game {
@@ -204,6 +271,11 @@ struct Server {
     ms: bool,
     started: Instant,
     challenge_sent: bool,
+    /// When the stand-in is due to move (or end the game) on its turn.
+    turn_due: Option<Instant>,
+    /// Block mode is on in this session.
+    block_on: bool,
+    matches_refused: u32,
 }
 
 enum Flow {
@@ -241,6 +313,9 @@ impl Server {
             ms: false,
             started: Instant::now(),
             challenge_sent: false,
+            turn_due: None,
+            block_on: false,
+            matches_refused: 0,
         }
     }
 
@@ -298,7 +373,9 @@ impl Server {
             buf: Vec::new(),
             timeseal: self.s.timeseal,
             ending: if self.s.fics16 { "\n\r" } else { "\n" },
+            capture: None,
         };
+        self.block_on = false;
         conn.send_raw(b"\r\nWelcome to the stand-in ICS.\r\n\r\nlogin: ");
         // Login.
         let Some(name) = self.read_line(&mut conn, Duration::from_secs(10)) else {
@@ -382,15 +459,49 @@ impl Server {
                     if let Some(Flow::Close) = self.tick(&mut conn) {
                         return;
                     }
+                    if let Flow::Close = self.due_turn(&mut conn) {
+                        return;
+                    }
                 }
                 Ok(Some(line)) => {
                     quiet_since = Instant::now();
-                    self.report.lines.push(line.clone());
                     if line == "\u{2}9" {
+                        self.report.lines.push(line.clone());
                         self.report.probes_acked += 1;
                         continue;
                     }
-                    if let Flow::Close = self.command(&mut conn, &line) {
+                    // In block mode a command comes as `ID command`; one without its
+                    // number is refused and not run, as FICS does.
+                    let (id, line) = if self.block_on {
+                        match line
+                            .split_once(' ')
+                            .and_then(|(n, rest)| Some((n.parse::<u32>().ok()?, rest)))
+                        {
+                            Some((id, rest)) if id > 0 => (Some(id), rest.to_string()),
+                            _ => {
+                                self.report.unnumbered.push(line.clone());
+                                conn.send_raw(&frame(0, 519, ""));
+                                continue;
+                            }
+                        }
+                    } else {
+                        (None, line)
+                    };
+                    self.report.lines.push(line.clone());
+                    if let Some(id) = id {
+                        self.report.block_ids.push(id);
+                        conn.capture = Some(String::new());
+                    }
+                    let flow = self.command(&mut conn, &line);
+                    if let Some(id) = id {
+                        let out = conn.capture.take().unwrap_or_default();
+                        conn.send_raw(&frame(id, block_code(&line, &out), &out));
+                        conn.prompt();
+                    }
+                    if let Flow::Close = flow {
+                        return;
+                    }
+                    if let Flow::Close = self.due_turn(&mut conn) {
                         return;
                     }
                 }
@@ -434,12 +545,24 @@ impl Server {
                 conn.send("Logging you out.");
                 return Flow::Close;
             }
+            ["iset", "block", "1"] if self.s.block => {
+                if !self.s.block_quiet {
+                    conn.send("block set.");
+                }
+                self.block_on = true;
+            }
+            // FICS 1.6's `iset` is a stub that says what it was given.
+            ["iset", "block", "1"] => conn.send("com_iset: block 1"),
             ["iset", "ms", "1"] if self.s.fics16 => conn.send("com_iset: ms 1"),
             ["iset", "ms", "1"] => {
                 self.ms = true;
                 conn.send("ms set.");
             }
             ["accept", ..] if self.challenge_sent && self.game.is_none() => self.new_game(conn),
+            ["match", ..] if self.matches_refused < self.s.refuse_matches => {
+                self.matches_refused += 1;
+                conn.send("StandIn is not open to match requests.");
+            }
             ["match", ..] | ["seek", ..]
                 if self.s.offer == Offer::AwaitMatch
                     && self.game.is_none()
@@ -457,7 +580,7 @@ impl Server {
                     g.since = Instant::now();
                     self.game = Some(g);
                     self.send_board(conn);
-                    return self.stand_in_turn(conn);
+                    self.schedule_turn();
                 } else {
                     conn.send("You have no adjourned games.");
                 }
@@ -488,10 +611,12 @@ impl Server {
                     conn.send("Draw request sent.");
                 }
             }
-            [word] => {
-                if let Some(uci) = coord_to_uci(word) {
-                    return self.client_move(conn, word, &uci);
-                }
+            [word] if coord_to_uci(word).is_some() => {
+                let uci = coord_to_uci(word).unwrap_or_default();
+                return self.client_move(conn, word, &uci);
+            }
+            [word, ..] if !KNOWN.contains(word) => {
+                conn.send(&format!("{word}: Command not found."))
             }
             _ => {}
         }
@@ -541,9 +666,10 @@ impl Server {
             since: Instant::now(),
             end,
             draw_offered: false,
+            adjourned: false,
         });
         self.send_board(conn);
-        let _ = self.stand_in_turn(conn);
+        self.schedule_turn();
     }
 
     fn board_line(&self, g: &Game, last: Option<(&str, &str)>) -> String {
@@ -608,28 +734,51 @@ impl Server {
         };
         for h in hostile {
             match h {
+                // Hostile output goes out unframed and at once, in both modes.
                 Hostile::Garbage(p) if p == ply => {
-                    conn.send("\u{1}\u{7f}garbage ((( {Game 99 (x vs. ");
-                    conn.send_raw(&[0xff, 0xfe, 0x80, b'\n']);
-                    conn.send("Challenge: nonsense");
-                    conn.send("{Game 1 (A vs. B) A resigns} 1-0");
-                    conn.send("Nobody tells you: stop");
+                    conn.send_now("\u{1}\u{7f}garbage ((( {Game 99 (x vs. ");
+                    conn.send_raw_now(&[0xff, 0xfe, 0x80, b'\n']);
+                    conn.send_now("Challenge: nonsense");
+                    conn.send_now("{Game 1 (A vs. B) A resigns} 1-0");
+                    conn.send_now("Nobody tells you: stop");
                 }
                 Hostile::TruncatedBoard(p) if p == ply => {
-                    conn.send(&line[..line.len() / 2]);
+                    conn.send_now(&line[..line.len() / 2]);
                 }
                 Hostile::MalformedBoard(p) if p == ply => {
-                    conn.send(&line.replace(" W ", " X ").replace(" B ", " X "));
-                    conn.send(&line.replacen("<12> ", "<12> rnbqkbnrr ", 1));
+                    conn.send_now(&line.replace(" W ", " X ").replace(" B ", " X "));
+                    conn.send_now(&line.replacen("<12> ", "<12> rnbqkbnrr ", 1));
                 }
                 Hostile::HugeLine(p) if p == ply => {
                     let mut huge = vec![b'x'; 1 << 20];
                     huge.extend_from_slice(b"<12>\n");
-                    conn.send_raw(&huge);
+                    conn.send_raw_now(&huge);
                     let mut board = format!("{line} ").into_bytes();
                     board.extend(std::iter::repeat_n(b'9', 1 << 20));
                     board.push(b'\n');
-                    conn.send_raw(&board);
+                    conn.send_raw_now(&board);
+                }
+                Hostile::BlockNoEnd(p) if p == ply => {
+                    conn.send_raw_now(b"\x15777\x161\x16A reply that never ends.\n");
+                }
+                Hostile::BlockBadHeader(p) if p == ply => {
+                    conn.send_raw_now(b"\x15x7\x161\x16Broken header.\n\x17\n");
+                    conn.send_raw_now(&frame(998, 132, "(told nobody)\n"));
+                }
+                Hostile::HugeBlock(p) if p == ply => {
+                    let mut huge = b"\x15778\x161\x16".to_vec();
+                    huge.extend(std::iter::repeat_n(b'y', (1 << 20) + 100));
+                    huge.push(b'\n');
+                    conn.send_raw_now(&huge);
+                }
+                Hostile::ControlBytes(p) if p == ply => {
+                    // The board itself comes with the bytes in it, unframed (stripped,
+                    // it is whole again).
+                    let spoilt =
+                        line.replacen(" W ", " \x17W\x16 ", 1)
+                            .replacen(" B ", " \x16B\x17 ", 1);
+                    conn.send_now(&spoilt);
+                    return;
                 }
                 // Only the board that confirms the client's move is dropped, so the
                 // next board (after the stand-in's reply) is two plies on.
@@ -642,7 +791,7 @@ impl Server {
             }
         }
         conn.send(&line);
-        conn.send_raw(b"fics% ");
+        conn.prompt();
     }
 
     fn end_game(&mut self, conn: &mut Conn, reason: &str, result: &str) {
@@ -715,6 +864,13 @@ impl Server {
             conn.send("It is not your move.");
             return Flow::Continue;
         }
+        let ply = g.moves.len();
+        if self.s.hostile.contains(&Hostile::RefuseMove(ply)) {
+            self.s.hostile.retain(|h| *h != Hostile::RefuseMove(ply));
+            self.report.refused_on_purpose += 1;
+            conn.send(&format!("Illegal move ({text})."));
+            return Flow::Continue;
+        }
         let legal = g.pos.parse_uci(uci).is_ok();
         if !legal {
             self.report
@@ -743,29 +899,73 @@ impl Server {
         if self.rules_end(conn) {
             return Flow::Continue;
         }
-        self.stand_in_turn(conn)
+        self.schedule_turn();
+        Flow::Continue
+    }
+
+    /// The stand-in's turn comes after `reply_delay_ms`, as an opponent's who thinks.
+    fn schedule_turn(&mut self) {
+        self.turn_due = Some(Instant::now() + Duration::from_millis(self.s.reply_delay_ms));
+    }
+
+    /// Takes the stand-in's turn when it is due (or cuts the connection then, when
+    /// the script says so).
+    fn due_turn(&mut self, conn: &mut Conn) -> Flow {
+        if self.turn_due.is_none_or(|t| Instant::now() < t) {
+            return Flow::Continue;
+        }
+        self.turn_due = None;
+        let ply = self.game.as_ref().map_or(usize::MAX, |g| g.moves.len());
+        if self.s.hostile.contains(&Hostile::CutOnTurn(ply)) {
+            self.s.hostile.retain(|h| *h != Hostile::CutOnTurn(ply));
+            self.suspend();
+            self.report
+                .notes
+                .push(format!("cut on the stand-in's turn at ply {ply}"));
+            return Flow::Close;
+        }
+        self.stand_in_turn(conn);
+        Flow::Continue
     }
 
     /// The stand-in moves (or resigns, flags, offers a draw) when it is its turn.
-    fn stand_in_turn(&mut self, conn: &mut Conn) -> Flow {
+    fn stand_in_turn(&mut self, conn: &mut Conn) {
         let Some(g) = &self.game else {
-            return Flow::Continue;
+            return;
         };
         if g.pos.turn() == g.client {
-            return Flow::Continue;
+            return;
         }
         let ply = g.moves.len();
         let result_for_client = g.win_for_client(true);
         match g.end {
             End::Resign(p) if ply >= p => {
                 self.end_game(conn, "StandIn resigns", result_for_client);
-                return Flow::Continue;
+                return;
             }
             End::Flag(p) if ply >= p => {
                 self.end_game(conn, "StandIn forfeits on time", result_for_client);
-                return Flow::Continue;
+                return;
             }
-            End::Stall(p) if ply >= p => return Flow::Continue,
+            End::Stall(p) if ply >= p => return,
+            End::Abort(p) if ply >= p => {
+                self.end_game(conn, "Game aborted by mutual agreement", "*");
+                return;
+            }
+            End::Adjourn(p) if ply >= p && !g.adjourned => {
+                let Some(mut g) = self.game.take() else {
+                    return;
+                };
+                conn.send(&format!(
+                    "{{Game {} ({} vs. {}) Game adjourned by mutual agreement}} *",
+                    g.number, g.white, g.black
+                ));
+                g.adjourned = true;
+                g.end = End::Resign(0);
+                self.suspended = Some(g);
+                self.report.adjourned += 1;
+                return;
+            }
             End::OfferDraw(p) if ply >= p && !g.draw_offered => {
                 conn.send("StandIn offers you a draw.");
                 if let Some(g) = self.game.as_mut() {
@@ -774,17 +974,52 @@ impl Server {
             }
             _ => {}
         }
-        let moves = self.game.as_ref().unwrap().pos.legal_moves();
+        if self.s.hostile.contains(&Hostile::TakeBack(ply)) {
+            self.s.hostile.retain(|h| *h != Hostile::TakeBack(ply));
+            if let Some(g) = self.game.as_mut() {
+                g.moves.pop();
+                g.san.pop();
+                g.history.pop();
+                let mut pos = g.start.clone();
+                for m in &g.moves {
+                    let m = pos.parse_uci(m).expect("a move played");
+                    pos.make(m);
+                }
+                g.pos = pos;
+                g.since = Instant::now();
+            }
+            self.report.notes.push(format!("takeback at ply {ply}"));
+            conn.send("StandIn takes back 1 half move(s).");
+            self.send_board_as(conn, Some(()));
+            return;
+        }
+        if self.s.hostile.contains(&Hostile::ClockDrop(ply)) {
+            self.s.hostile.retain(|h| *h != Hostile::ClockDrop(ply));
+            if let Some(g) = self.game.as_mut() {
+                g.clocks[g.client.index()] -= 5_000;
+            }
+            self.report.notes.push(format!("clock drop at ply {ply}"));
+        }
+        let pos = self.game.as_ref().unwrap().pos.clone();
+        let moves = pos.legal_moves();
         if moves.is_empty() {
             self.rules_end(conn);
-            return Flow::Continue;
+            return;
         }
-        let m = moves.as_slice()[self.random(moves.len())];
+        let m = match self.s.reply {
+            Reply::Random => moves.as_slice()[self.random(moves.len())],
+            Reply::First => moves.as_slice()[0],
+            Reply::With(choose) => choose(&pos),
+        };
         let uci = m.to_uci(false).to_string();
-        self.play(&uci);
+        if self.play(&uci).is_none() {
+            self.report
+                .notes
+                .push(format!("the stand-in's own move {uci} is illegal"));
+            return;
+        }
         self.send_board(conn);
         self.rules_end(conn);
-        Flow::Continue
     }
 
     /// The client calls the stand-in's flag: a win on time if the stand-in is on move
@@ -842,6 +1077,61 @@ impl Server {
     }
 }
 
+/// The commands the stand-in knows (others are answered `Command not found`).
+const KNOWN: [&str; 18] = [
+    "quit",
+    "iset",
+    "set",
+    "accept",
+    "decline",
+    "match",
+    "seek",
+    "unseek",
+    "resume",
+    "refresh",
+    "flag",
+    "abort",
+    "resign",
+    "draw",
+    "tell",
+    "date",
+    "TIMESEAL2|openseal|sable|",
+    "",
+];
+
+/// A block-mode reply as FICS frames it.
+fn frame(id: u32, code: u32, output: &str) -> Vec<u8> {
+    format!("\x15{id}\x16{code}\x16{output}\x17\n").into_bytes()
+}
+
+/// The code of a command's reply (FICS's `help block_codes`).
+fn block_code(command: &str, output: &str) -> u32 {
+    let word = command.split_whitespace().next().unwrap_or("");
+    if coord_to_uci(word).is_some() {
+        return 1;
+    }
+    match word {
+        "abort" => 10,
+        "accept" => 11,
+        "date" => 32,
+        "decline" => 33,
+        "draw" => 34,
+        "flag" => 38,
+        "iset" => 56,
+        "match" => 73,
+        "quit" => 97,
+        "refresh" => 101,
+        "resign" => 103,
+        "resume" => 104,
+        "set" => 109,
+        "tell" => 132,
+        "seek" => 155,
+        "unseek" => 156,
+        _ if output.contains("Command not found") => 512,
+        _ => 0,
+    }
+}
+
 /// The socket with the lines read so far.
 struct Conn {
     stream: TcpStream,
@@ -849,16 +1139,40 @@ struct Conn {
     timeseal: bool,
     /// What ends a line we send.
     ending: &'static str,
+    /// In block mode, while a command runs: its output, sent framed when it is done.
+    capture: Option<String>,
 }
 
 impl Conn {
     fn send_raw(&mut self, bytes: &[u8]) {
-        let _ = self.stream.write_all(bytes);
+        match &mut self.capture {
+            Some(c) => c.push_str(&String::from_utf8_lossy(bytes)),
+            None => {
+                let _ = self.stream.write_all(bytes);
+            }
+        }
     }
 
     fn send(&mut self, line: &str) {
         let ending = self.ending;
         self.send_raw(format!("{line}{ending}").as_bytes());
+    }
+
+    /// Sends at once, outside any reply being framed.
+    fn send_raw_now(&mut self, bytes: &[u8]) {
+        let _ = self.stream.write_all(bytes);
+    }
+
+    fn send_now(&mut self, line: &str) {
+        let ending = self.ending;
+        self.send_raw_now(format!("{line}{ending}").as_bytes());
+    }
+
+    /// The prompt, except inside a reply (FICS prints it after the block).
+    fn prompt(&mut self) {
+        if self.capture.is_none() {
+            self.send_raw(b"fics% ");
+        }
     }
 
     /// The next whole line (decoded under Timeseal); `Ok(None)` when none is there yet,
