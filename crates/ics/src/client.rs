@@ -723,6 +723,9 @@ impl<P: Player> Client<P> {
     }
 
     fn on_board(&mut self, conn: &mut Connection, s: &Style12) {
+        // Our clock on the board is as of now: what handling it takes before the search
+        // (stopping a ponder search on a loaded machine) is time off it.
+        let arrived = Instant::now();
         if !s.relation.is_playing() {
             return;
         }
@@ -852,7 +855,7 @@ impl<P: Player> Client<P> {
         }
         self.watch_their_clock(conn, s, us);
         if s.turn == us && s.relation == Relation::PlayingMyMove {
-            self.play_move(conn, s, us);
+            self.play_move(conn, s, us, arrived);
         }
         // A ponder search is only ever on the position before its guess; one that the
         // move just played did not take up (a hit on a board that was not ours to move
@@ -989,7 +992,7 @@ impl<P: Player> Client<P> {
         conn.send(command);
     }
 
-    fn play_move(&mut self, conn: &mut Connection, s: &Style12, us: Color) {
+    fn play_move(&mut self, conn: &mut Connection, s: &Style12, us: Color, arrived: Instant) {
         let Some(g) = &self.game else {
             return;
         };
@@ -1002,6 +1005,9 @@ impl<P: Player> Client<P> {
             return;
         }
         let (my_ms, their_ms, allowance) = self.clocks(s, us);
+        let my_ms = my_ms
+            .saturating_sub(arrived.elapsed().as_millis() as u64)
+            .max(10);
         let mine = s.clock_ms(us).max(0) as u64;
         let req = MoveRequest {
             start: &g.start,
