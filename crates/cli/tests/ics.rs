@@ -377,7 +377,8 @@ fn the_engine_ponders_and_takes_up_the_expected_reply() {
             assert!(played.iter().any(|m| m == mv), "{l}");
         }
         assert!(
-            log.iter().any(|l| l.contains("pondering")),
+            log.iter()
+                .any(|l| l.contains(" sable ics: ") && l.ends_with(", pondering")),
             "the start line says so"
         );
     }
