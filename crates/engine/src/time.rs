@@ -34,6 +34,16 @@ pub fn budget(limits: &SearchLimits, side: Color, overhead_ms: u64) -> Option<Ti
     let time = clock.time_ms.min(MAX_MS);
     let usable = time.saturating_sub(overhead_ms).max(1);
     let inc = clock.inc_ms.min(MAX_MS);
+    // Sudden death with no increment: keep the overhead of the moves still to come in
+    // reserve. Near zero it is the delay of each move, not the thinking, that empties
+    // the clock; with the reserve a long game (150 moves at 1+0) still ends on the board
+    // (one 1+0 game of six was lost on time on a loaded machine before this).
+    let usable = if inc == 0 && limits.moves_to_go.is_none() {
+        let reserve = overhead_ms.saturating_mul(as_u64(tp::tm_moves_div()));
+        usable.saturating_sub(reserve).max(1)
+    } else {
+        usable
+    };
     let (soft, hard_cap) = match limits.moves_to_go {
         // Repeating controls: spread over the moves to go, a little more early on.
         Some(mtg) if mtg > 0 => {
@@ -119,6 +129,26 @@ mod tests {
             }
             // It stays around ten increments, far above any delay.
             assert!(least >= 5 * inc, "inc {inc}: the clock fell to {least} ms");
+        }
+    }
+
+    /// A long sudden-death game on a slow machine: each move costs its soft limit plus a
+    /// delay just under the `Move Overhead`. Without the reserve these games flag at
+    /// moves 157, 124 and 195.
+    #[test]
+    fn a_long_sudden_death_game_does_not_flag() {
+        for (minutes, overhead, moves) in [(1u64, 20u64, 180), (1, 50, 150), (3, 20, 210)] {
+            let delay = overhead - 1;
+            let mut clock = minutes * 60_000;
+            for n in 0..moves {
+                let b = budget(&clocks(clock, 0), Color::White, overhead).unwrap();
+                let spent = b.soft_ms + delay;
+                assert!(
+                    spent < clock,
+                    "{minutes}+0, overhead {overhead}: flag fell at move {n} ({clock} ms)"
+                );
+                clock -= spent;
+            }
         }
     }
 

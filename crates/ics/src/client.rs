@@ -85,6 +85,9 @@ struct Ponder {
 /// does not run on the opponent's move, so it differs only by the server's rounding.
 const PONDER_CLOCK_SLACK_MS: u64 = 1_000;
 
+/// No pondering with less than this on our clock (ms, the lag allowance taken off).
+const PONDER_MIN_CLOCK_MS: u64 = 3_000;
+
 /// Our move sent and not yet confirmed by a board, for measuring lag.
 struct Pending {
     ply: usize,
@@ -903,6 +906,12 @@ impl<P: Player> Client<P> {
         let mut moves = g.moves.clone();
         moves.push(guess);
         let (my_ms, their_ms, _) = self.clocks(s, us);
+        // A miss must stop and join the ponder search before we think, and on a machine
+        // with more busy threads than cores that waits for a core (up to 0.7 s seen on
+        // FICS). With a few seconds left that can flag us; the gain is a few ms a move.
+        if my_ms < PONDER_MIN_CLOCK_MS {
+            return;
+        }
         let req = MoveRequest {
             start: &g.start,
             moves: &moves,

@@ -772,6 +772,35 @@ fn pondering_hits_and_misses_and_every_think_ends_in_a_move() {
             !calls.iter().any(|c| matches!(c, Call::Ponder { .. })),
             "{calls:?}"
         );
+
+        // Nor with under three seconds on our clock (a stopped ponder search may wait
+        // for a core that long on a loaded machine).
+        let dir = temp(&format!("low-clock-no-ponder-{block}"));
+        let server = StandIn::start(Script {
+            block,
+            games: vec![End::Resign(10)],
+            reply: Reply::First,
+            client_start_ms: Some(2_500),
+            increment_s: 0,
+            ..Script::default()
+        });
+        let mut cfg = config(server.port, &dir);
+        cfg.games = 1;
+        let (player, calls, _) = Recorder::new(0);
+        let (result, log) = run_with(cfg, player, Duration::from_secs(60));
+        let report = server.report();
+        assert_eq!(result.expect("finishes").games, 1, "{}", log.join("\n"));
+        assert_clean(&report, &log);
+        let calls = calls.lock().unwrap();
+        assert!(
+            calls.iter().filter(|c| **c == Call::Think).count() >= 5,
+            "{calls:?}\n{}",
+            log.join("\n")
+        );
+        assert!(
+            !calls.iter().any(|c| matches!(c, Call::Ponder { .. })),
+            "{calls:?}"
+        );
     }
 }
 

@@ -108,6 +108,8 @@ pub struct Script {
     /// Initial clock (ms) and increment (s) the stand-in keeps for the client.
     pub clock_ms: i64,
     pub increment_s: u32,
+    /// The client's clock when a game starts, if not `clock_ms` (time odds).
+    pub client_start_ms: Option<i64>,
     /// Accept connections and never say a word.
     pub silent: bool,
     /// Expect Timeseal-encoded lines (and send probes).
@@ -143,6 +145,7 @@ impl Default for Script {
             games: vec![End::Natural],
             hostile: Vec::new(),
             clock_ms: 60_000,
+            client_start_ms: None,
             increment_s: 1,
             silent: false,
             timeseal: false,
@@ -662,7 +665,11 @@ impl Server {
             history: KeyHistory::new(),
             moves: Vec::new(),
             san: Vec::new(),
-            clocks: [self.s.clock_ms; 2],
+            clocks: {
+                let mut c = [self.s.clock_ms; 2];
+                c[client.index()] = self.s.client_start_ms.unwrap_or(self.s.clock_ms);
+                c
+            },
             since: Instant::now(),
             end,
             draw_offered: false,
