@@ -130,6 +130,8 @@ pub struct Client<P: Player> {
     last_refresh: Option<Instant>,
     /// When we last asked for the suspended game, and how often.
     resume_asked: Option<(Instant, u32)>,
+    /// The server has no `resume` (FICS 1.6): ask for the game with `match OPPONENT`.
+    resume_by_match: bool,
     /// The opponent's clock in ms as of the board that put them on move, and when that
     /// board came: their flag falls when the one outruns the other.
     their_clock: Option<(Instant, i64)>,
@@ -190,6 +192,7 @@ impl<P: Player> Client<P> {
             last_challenge: None,
             last_refresh: None,
             resume_asked: None,
+            resume_by_match: false,
             their_clock: None,
             flagged_at: None,
             expected: None,
@@ -390,6 +393,7 @@ impl<P: Player> Client<P> {
             self.suspended = self.game.take();
         }
         self.resume_asked = None;
+        self.resume_by_match = false;
         let mut last_io = Instant::now();
         loop {
             if self.game.is_none() {
@@ -594,7 +598,16 @@ impl<P: Player> Client<P> {
             self.resume_asked = None;
             return;
         }
-        conn.send("resume");
+        if self.resume_by_match {
+            let opponent = if g.white.eq_ignore_ascii_case(&self.handle) {
+                &g.black
+            } else {
+                &g.white
+            };
+            conn.send(&format!("match {opponent}"));
+        } else {
+            conn.send("resume");
+        }
         self.resume_asked = Some((Instant::now(), tries + 1));
     }
 
@@ -698,6 +711,21 @@ impl<P: Player> Client<P> {
             }
             ServerLine::SettingConfirmed { name } if name == "ms" => {
                 self.unit = ClockUnit::Milliseconds;
+            }
+            // FICS 1.6 and its forks have no `resume`; a `match` to the opponent of an
+            // adjourned game asks for it back (the opponent sees an "(adjourned)"
+            // challenge). Sent only after `resume` failed: elsewhere a `match` makes a
+            // new game when the old one is gone.
+            ServerLine::Other(text)
+                if self.suspended.is_some()
+                    && !self.resume_by_match
+                    && (text.starts_with("resume: Command has failed")
+                        || text.starts_with("resume: Command not found")) =>
+            {
+                self.log
+                    .line("the server has no 'resume'; asking with 'match' instead");
+                self.resume_by_match = true;
+                self.resume_asked = None;
             }
             ServerLine::LoginPrompt | ServerLine::PasswordPrompt => {
                 conn.close();

@@ -320,6 +320,32 @@ fn a_cut_connection_is_reconnected_and_the_game_resumed() {
     }
 }
 
+/// FICS 1.6 answers `resume` with "Command has failed" and brings an adjourned game
+/// back on a `match` to the opponent: the client asks that way after the failure.
+#[test]
+fn a_cut_game_comes_back_on_a_fics16_server_through_match() {
+    let dir = temp("cut-fics16");
+    let server = StandIn::start(Script {
+        fics16: true,
+        games: vec![End::Resign(30)],
+        hostile: vec![Hostile::Cut(9)],
+        ..Script::default()
+    });
+    let mut cfg = config(server.port, &dir);
+    cfg.games = 1;
+    let (result, log) = run(cfg, Duration::from_secs(60));
+    let report = server.report();
+    let summary = result.expect("finishes");
+    assert_clean(&report, &log);
+    assert_eq!(report.logins, 2, "{}", log.join("\n"));
+    assert_eq!((summary.drops, summary.games, summary.aborted), (1, 1, 0));
+    let sent = |l: &str| report.lines.iter().position(|x| x == l);
+    let (resume, matched) = (sent("resume"), sent("match StandIn"));
+    assert!(resume.is_some() && matched > resume, "{:?}", report.lines);
+    assert!(log.iter().any(|l| l.contains("resumed")));
+    check_pgn_matches(&report, &dir.join("games.pgn"));
+}
+
 #[test]
 fn a_silent_server_times_out_and_the_client_gives_up_cleanly() {
     let dir = temp("silent");

@@ -540,6 +540,22 @@ impl Server {
         }
     }
 
+    /// Brings back the game cut off with the connection.
+    fn resume(&mut self, conn: &mut Conn) {
+        if let Some(mut g) = self.suspended.take() {
+            conn.send(&format!(
+                "{{Game {} ({} vs. {}) Continuing unrated blitz match.}}",
+                g.number, g.white, g.black
+            ));
+            g.since = Instant::now();
+            self.game = Some(g);
+            self.send_board(conn);
+            self.schedule_turn();
+        } else {
+            conn.send("You have no adjourned games.");
+        }
+    }
+
     fn command(&mut self, conn: &mut Conn, line: &str) -> Flow {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
@@ -574,20 +590,10 @@ impl Server {
             {
                 self.new_game(conn)
             }
-            ["resume"] => {
-                if let Some(mut g) = self.suspended.take() {
-                    conn.send(&format!(
-                        "{{Game {} ({} vs. {}) Continuing unrated blitz match.}}",
-                        g.number, g.white, g.black
-                    ));
-                    g.since = Instant::now();
-                    self.game = Some(g);
-                    self.send_board(conn);
-                    self.schedule_turn();
-                } else {
-                    conn.send("You have no adjourned games.");
-                }
-            }
+            // FICS 1.6 has no `resume`: a `match` to the opponent brings the game back.
+            ["resume"] if self.s.fics16 => conn.send("resume: Command has failed."),
+            ["match", "StandIn"] if self.s.fics16 && self.suspended.is_some() => self.resume(conn),
+            ["resume"] => self.resume(conn),
             ["refresh"] => self.send_board_as(conn, Some(())),
             ["flag"] => self.client_flags(conn),
             ["abort"] => self.client_aborts(conn),
