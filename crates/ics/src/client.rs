@@ -604,7 +604,13 @@ impl<P: Player> Client<P> {
             } else {
                 &g.white
             };
-            conn.send(&format!("match {opponent}"));
+            // The game's own terms: a server that has the game ignores them, one that
+            // lost it makes a new game of the same kind instead of one on its defaults.
+            let rated = if g.rated { "rated" } else { "unrated" };
+            conn.send(&format!(
+                "match {opponent} {} {} {rated}",
+                g.minutes, g.increment
+            ));
         } else {
             conn.send("resume");
         }

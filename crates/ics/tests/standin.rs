@@ -340,7 +340,7 @@ fn a_cut_game_comes_back_on_a_fics16_server_through_match() {
     assert_eq!(report.logins, 2, "{}", log.join("\n"));
     assert_eq!((summary.drops, summary.games, summary.aborted), (1, 1, 0));
     let sent = |l: &str| report.lines.iter().position(|x| x == l);
-    let (resume, matched) = (sent("resume"), sent("match StandIn"));
+    let (resume, matched) = (sent("resume"), sent("match StandIn 1 1 unrated"));
     assert!(resume.is_some() && matched > resume, "{:?}", report.lines);
     assert!(log.iter().any(|l| l.contains("resumed")));
     check_pgn_matches(&report, &dir.join("games.pgn"));

@@ -592,7 +592,9 @@ impl Server {
             }
             // FICS 1.6 has no `resume`: a `match` to the opponent brings the game back.
             ["resume"] if self.s.fics16 => conn.send("resume: Command has failed."),
-            ["match", "StandIn"] if self.s.fics16 && self.suspended.is_some() => self.resume(conn),
+            ["match", "StandIn", ..] if self.s.fics16 && self.suspended.is_some() => {
+                self.resume(conn)
+            }
             ["resume"] => self.resume(conn),
             ["refresh"] => self.send_board_as(conn, Some(())),
             ["flag"] => self.client_flags(conn),
