@@ -37,7 +37,7 @@ use crate::see::see_ge;
 use sable_chess::{Move, MoveList, Position, Role, SquareSet};
 
 mod weights;
-pub use weights::WEIGHTS;
+pub use weights::{HIDDEN, WEIGHTS};
 
 /// Feature blocks: `(first index, size)`, in the order of [`move_features`].
 const FROM: usize = 0; // role × from square, 6 × 64
@@ -343,20 +343,135 @@ pub fn move_features(
     n
 }
 
+/// Inputs of the board layer: each piece by side (the mover's, the other's) × role ×
+/// square, squares from the mover's side as the move features' are.
+pub const BOARD_INPUTS: usize = 2 * 6 * 64;
+/// The most board inputs a position has active (one per piece).
+pub const MAX_BOARD: usize = 32;
+/// Rows of the move embedding: one for each feature of the blocks `FROM` to `CHECK`
+/// (piece × from square, piece × to square, capture, exchange sign, check), then one for
+/// each quiescence loss bucket.
+pub const EMBED_ROWS: usize = CHECK + 1 + LOSS_BUCKETS.len() + 1;
+/// The largest hidden layer [`logits`] keeps on its stack.
+pub const MAX_HIDDEN: usize = 128;
+
+/// How many weights a model with `hidden` units has, laid out as [`WEIGHTS`]:
+///
+/// - `0..FEATURES`: a weight per move feature; `FEATURES..2 * FEATURES`: its rating slope;
+/// - the board layer, `BOARD_INPUTS + 1` rows of `hidden`: each board input's weights to
+///   the hidden units, then the rating's (times `r`);
+/// - the hidden biases (`hidden`);
+/// - the move embedding, [`EMBED_ROWS`] rows of `hidden`.
+pub const fn weights_len(hidden: usize) -> usize {
+    2 * FEATURES + (BOARD_INPUTS + 2 + EMBED_ROWS) * hidden
+}
+
+/// The hidden size of a model with `len` weights (see [`weights_len`]).
+pub fn hidden_size(len: usize) -> usize {
+    (len - 2 * FEATURES) / (BOARD_INPUTS + 2 + EMBED_ROWS)
+}
+
+/// Offsets of the board layer's rows, the biases and the embedding's rows.
+pub fn layout(hidden: usize) -> (usize, usize, usize) {
+    let w1 = 2 * FEATURES;
+    let b1 = w1 + (BOARD_INPUTS + 1) * hidden;
+    (w1, b1, b1 + hidden)
+}
+
+/// The embedding row of move feature `i`, if it has one (see [`EMBED_ROWS`]).
+#[inline]
+pub fn embed_row(i: usize) -> Option<usize> {
+    if i <= CHECK {
+        Some(i)
+    } else if (LOSS..ROLE_PHASE).contains(&i) {
+        Some(CHECK + 1 + i - LOSS)
+    } else {
+        None
+    }
+}
+
+/// The active board inputs of `pos` (see [`BOARD_INPUTS`]) into `out`; returns how many.
+pub fn board_features(pos: &Position, out: &mut [u16; MAX_BOARD]) -> usize {
+    let us = pos.turn();
+    let mut n = 0;
+    for sq in pos.occupied() {
+        if n == MAX_BOARD {
+            break;
+        }
+        if let Some(p) = pos.piece_at(sq) {
+            let side = usize::from(p.color() != us);
+            out[n] = ((side * 6 + p.role().index()) * 64 + sq.relative(us).index()) as u16;
+            n += 1;
+        }
+    }
+    n
+}
+
+/// The hidden layer of a position with these active `board` inputs for a mover rated `r`,
+/// into `h` (its length is the hidden size): `h = clamp(W1 x + b1, 0, 1)`, where `x` is
+/// the board inputs and `r`.
+pub fn hidden_layer(weights: &[f32], board: &[u16], r: f32, h: &mut [f32]) {
+    let hidden = h.len();
+    if hidden == 0 {
+        return;
+    }
+    let (w1, b1, _) = layout(hidden);
+    h.copy_from_slice(&weights[b1..b1 + hidden]);
+    let rating = &weights[w1 + BOARD_INPUTS * hidden..][..hidden];
+    for (a, &w) in h.iter_mut().zip(rating) {
+        *a += r * w;
+    }
+    for &x in board {
+        let row = &weights[w1 + x as usize * hidden..][..hidden];
+        for (a, &w) in h.iter_mut().zip(row) {
+            *a += w;
+        }
+    }
+    for a in h.iter_mut() {
+        *a = a.clamp(0.0, 1.0);
+    }
+}
+
 /// The model's logit of a move with these active features for a mover rated `r` (on
-/// [`rating_scale`]'s scale), with `weights` laid out as [`WEIGHTS`]: a weight per
-/// feature, then a rating slope per feature.
-pub fn logit(weights: &[f32], active: &[u16], r: f32) -> f32 {
-    active
-        .iter()
-        .map(|&i| weights[i as usize] + r * weights[FEATURES + i as usize])
-        .sum()
+/// [`rating_scale`]'s scale) in a position whose hidden layer is `h` ([`hidden_layer`];
+/// empty for the linear model), with `weights` laid out as [`WEIGHTS`] ([`weights_len`]):
+/// a weight plus a rating slope per active feature, plus the dot product of the move's
+/// embedding (the rows of its embedded features, summed) with `h`.
+pub fn logit(weights: &[f32], active: &[u16], r: f32, h: &[f32]) -> f32 {
+    let hidden = h.len();
+    let (_, _, e) = layout(hidden);
+    let mut z = 0.0;
+    for &i in active {
+        let i = i as usize;
+        z += weights[i] + r * weights[FEATURES + i];
+        if hidden > 0 {
+            if let Some(row) = embed_row(i) {
+                let row = &weights[e + row * hidden..][..hidden];
+                z += row.iter().zip(h).map(|(a, b)| a * b).sum::<f32>();
+            }
+        }
+    }
+    z
 }
 
 /// The logits of all of `moves` (legal in `pos`, reached by `last`) for a mover of this
 /// `rating`, into `out`, given the moves' quiescence `values` ([`move_values`]): their
-/// losses, the features and the model, all on the stack.
+/// losses, the features and the model ([`WEIGHTS`]), all on the stack.
 pub fn logits(
+    pos: &Position,
+    last: Option<Move>,
+    rating: f64,
+    moves: &[Move],
+    values: &[i32],
+    out: &mut [f32],
+) {
+    logits_with(&WEIGHTS, pos, last, rating, moves, values, out);
+}
+
+/// [`logits`] under other `weights` (laid out as [`weights_len`] says, with at most
+/// [`MAX_HIDDEN`] hidden units).
+pub fn logits_with(
+    weights: &[f32],
     pos: &Position,
     last: Option<Move>,
     rating: f64,
@@ -368,11 +483,16 @@ pub fn logits(
     let wp_best = win_probability(best);
     let cx = Context::new(pos, last, best);
     let r = rating_scale(rating);
+    let mut board = [0u16; MAX_BOARD];
+    let nb = board_features(pos, &mut board);
+    let mut h = [0f32; MAX_HIDDEN];
+    let h = &mut h[..hidden_size(weights.len())];
+    hidden_layer(weights, &board[..nb], r, h);
     let mut active = [0u16; MAX_ACTIVE];
     for ((&m, &v), z) in moves.iter().zip(values).zip(out.iter_mut()) {
         let loss = wp_best - win_probability(v);
         let n = move_features(pos, &cx, m, loss, v == best, &mut active);
-        *z = logit(&WEIGHTS, &active[..n], r);
+        *z = logit(weights, &active[..n], r, h);
     }
 }
 
@@ -490,6 +610,8 @@ mod tests {
         assert!(win_probability(300) > 0.7);
         assert_eq!(rating_scale(1600.0), 0.0);
         assert_eq!(rating_scale(2000.0), 1.0);
-        assert_eq!(WEIGHTS.len(), 2 * FEATURES);
+        assert_eq!(WEIGHTS.len(), weights_len(HIDDEN));
+        assert!(HIDDEN <= MAX_HIDDEN);
+        assert_eq!(hidden_size(weights_len(HIDDEN)), HIDDEN);
     }
 }

@@ -5,8 +5,10 @@
 //! Inputs: lichess-datasnaek-2013-2017.pgn, lichess-user-export-3970-games.pgn; every 10-th game held out; from ply 10; every 1 position(s);
 //! 16 epochs, batch 256, lr 0.03, weight decay 0.0001, seed 1; 1080431 training positions.
 
+pub const HIDDEN: usize = 0;
+
 #[rustfmt::skip]
-pub static WEIGHTS: [f32; 2 * super::FEATURES] = [
+pub static WEIGHTS: [f32; super::weights_len(HIDDEN)] = [
     0.00000, 0.00000, 0.00000, 0.00000, 0.00000, 0.00000, 0.00000, 0.00000,
     0.30271, 0.03689, -0.25169, -0.17849, -0.41508, -0.44703, -0.72364, -0.44355,
     0.55040, 0.49093, 0.11434, -0.26157, -0.36812, -0.15925, -0.43639, 0.00974,
