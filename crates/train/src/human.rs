@@ -264,6 +264,10 @@ pub struct HumanConfig {
     pub part: Part,
     /// Hidden units of the board layer (0: the linear model alone).
     pub hidden: usize,
+    /// More decoupled weight decay for the board layer's and the embedding's weights
+    /// (not the hidden biases), on top of `weight_decay`: they see whole boards, which
+    /// a model can learn games by.
+    pub hidden_decay: f32,
 }
 
 impl Default for HumanConfig {
@@ -276,6 +280,7 @@ impl Default for HumanConfig {
             seed: 1,
             part: Part::All,
             hidden: 0,
+            hidden_decay: 0.0,
         }
     }
 }
@@ -509,6 +514,12 @@ pub fn train(
             }
             let lr = cosine_lr(cfg.lr, opt.step, total);
             opt.step(&mut w, &grad, lr, cfg.weight_decay);
+            if cfg.hidden > 0 && cfg.hidden_decay > 0.0 {
+                let (w1, b1, e) = human::layout(cfg.hidden);
+                let shrink = 1.0 - lr * cfg.hidden_decay;
+                w[w1..b1].iter_mut().for_each(|p| *p *= shrink);
+                w[e..].iter_mut().for_each(|p| *p *= shrink);
+            }
         }
         let (dev_loss, dev_accuracy) = evaluate(dev, &w, cfg.part);
         let report = EpochReport {

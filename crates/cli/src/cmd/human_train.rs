@@ -49,6 +49,10 @@ pub struct Args {
     /// the one with the lowest held-out loss kept, and are compared band by band.
     #[arg(long, value_delimiter = ',', default_value = "0")]
     hidden: Vec<usize>,
+    /// More decoupled weight decay for the hidden layer's weights (the board layer and
+    /// the move embedding); several, comma-separated, train one model each.
+    #[arg(long, value_delimiter = ',', default_value = "0")]
+    hidden_decay: Vec<f32>,
     #[arg(long, default_value_t = 2)]
     threads: usize,
 }
@@ -93,9 +97,22 @@ pub fn run(args: Args) -> CliResult {
                 .map_or(String::new(), |f| f.to_string_lossy().into_owned())
         })
         .collect();
-    // Every model trained: hidden size, learning rate, held-out loss, weights.
-    let mut models: Vec<(usize, f32, f64, Vec<f32>)> = Vec::new();
-    for &hidden in &args.hidden {
+    // Every model trained: hidden size, its decay, learning rate, held-out loss, weights.
+    let mut models: Vec<(usize, f32, f32, f64, Vec<f32>)> = Vec::new();
+    let variants: Vec<(usize, f32)> = args
+        .hidden
+        .iter()
+        .flat_map(|&h| {
+            // The linear model has no hidden weights to decay.
+            let decays = if h == 0 {
+                &[0.0][..]
+            } else {
+                &args.hidden_decay[..]
+            };
+            decays.iter().map(move |&d| (h, d))
+        })
+        .collect();
+    for &(hidden, hidden_decay) in &variants {
         if hidden > sable_engine::strength::human::MAX_HIDDEN {
             return Err(CliError::Msg(format!(
                 "--hidden {hidden}: at most {}",
@@ -111,8 +128,9 @@ pub fn run(args: Args) -> CliResult {
                 seed: args.seed,
                 part,
                 hidden,
+                hidden_decay,
             };
-            println!("hidden {hidden}, learning rate {lr}");
+            println!("hidden {hidden}, hidden decay {hidden_decay}, learning rate {lr}");
             let w = human::train(&train, &dev, &cfg, |r, _| {
                 println!(
                     "epoch {:>2}  train loss {:.4}  held-out loss {:.4}  accuracy {:.2}%  ({:.0}s)",
@@ -124,23 +142,24 @@ pub fn run(args: Args) -> CliResult {
                 );
             });
             let (loss, _) = human::evaluate(&dev, &w, part);
-            models.push((hidden, lr, loss, w));
+            models.push((hidden, hidden_decay, lr, loss, w));
         }
     }
     let Some(kept) = models
         .iter()
         .enumerate()
-        .min_by(|a, b| a.1 .2.total_cmp(&b.1 .2))
+        .min_by(|a, b| a.1 .3.total_cmp(&b.1 .3))
         .map(|(i, _)| i)
     else {
         return Err(CliError::Msg("--lr, --hidden: no model".into()));
     };
-    let (hidden, lr, _, ref w) = models[kept];
+    let (hidden, hidden_decay, lr, _, ref w) = models[kept];
     if let Some(out) = &args.out {
         let provenance = format!(
             "Inputs: {}; every {}-th game held out; from ply {}; every {} position(s);\n\
-             {} epochs, batch {}, hidden {} and lr {} (lowest held-out loss of hidden {:?},\n\
-             lr {:?}), weight decay {}, seed {}; {} training positions.",
+             {} epochs, batch {}, hidden {}, hidden decay {} and lr {} (lowest held-out loss\n\
+             of hidden {:?}, hidden decay {:?}, lr {:?}), weight decay {}, seed {};\n\
+             {} training positions.",
             inputs.join(", "),
             args.dev_every,
             args.from_ply,
@@ -148,8 +167,10 @@ pub fn run(args: Args) -> CliResult {
             args.epochs,
             args.batch,
             hidden,
+            hidden_decay,
             lr,
             args.hidden,
+            args.hidden_decay,
             args.lr,
             args.weight_decay,
             args.seed,
@@ -160,16 +181,17 @@ pub fn run(args: Args) -> CliResult {
             .map_err(|e| CliError::Msg(e.to_string()))?;
     }
     println!(
-        "kept hidden {hidden}, learning rate {lr}; held out, by the mover's rating: positions, \
-         the quiescence search's best move, each model's likeliest move (hidden/lr)"
+        "kept hidden {hidden}, hidden decay {hidden_decay}, learning rate {lr}; held out, by the \
+         mover's rating: positions, the quiescence search's best move, each model's likeliest \
+         move (hidden/hidden decay/lr)"
     );
     let tables: Vec<_> = models
         .iter()
-        .map(|(_, _, _, w)| human::by_band(&dev, w, part))
+        .map(|(_, _, _, _, w)| human::by_band(&dev, w, part))
         .collect();
     let mut head = format!("{:>9} {:>7} {:>7}", "band", "pos", "quick");
-    for (h, l, _, _) in &models {
-        head.push_str(&format!(" {:>9}", format!("{h}/{l}")));
+    for (h, d, l, _, _) in &models {
+        head.push_str(&format!(" {:>11}", format!("{h}/{d}/{l}")));
     }
     println!("{head}");
     let bands = tables[0].len();
@@ -180,7 +202,7 @@ pub fn run(args: Args) -> CliResult {
         let pct = |x: usize| 100.0 * x as f64 / c.positions.max(1) as f64;
         let mut line = format!("{band:>9} {:>7} {:>6.1}%", c.positions, pct(c.engine_hits));
         for (m, t) in tables.iter().enumerate() {
-            line.push_str(&format!(" {:>8.1}%", pct(t[b].1.model_hits)));
+            line.push_str(&format!(" {:>10.2}%", pct(t[b].1.model_hits)));
             totals[m] += t[b].1.model_hits;
         }
         println!("{line}");
@@ -190,12 +212,12 @@ pub fn run(args: Args) -> CliResult {
     let pct = |x: usize| 100.0 * x as f64 / n.max(1) as f64;
     let mut line = format!("{:>9} {n:>7} {:>6.1}%", "all", pct(e));
     for t in &totals {
-        line.push_str(&format!(" {:>8.1}%", pct(*t)));
+        line.push_str(&format!(" {:>10.2}%", pct(*t)));
     }
     println!("{line}");
     let mut line = format!("{:>9} {:>7} {:>7}", "loss", "", "");
-    for (_, _, loss, _) in &models {
-        line.push_str(&format!(" {loss:>9.4}"));
+    for (_, _, _, loss, _) in &models {
+        line.push_str(&format!(" {loss:>11.4}"));
     }
     println!("{line}");
     Ok(())
