@@ -268,6 +268,9 @@ pub struct HumanConfig {
     /// (not the hidden biases), on top of `weight_decay`: they see whole boards, which
     /// a model can learn games by.
     pub hidden_decay: f32,
+    /// The hidden layer's learning rate (board layer, biases, embedding) as a share of
+    /// `lr`: with `lr` alone its weights grow large and its units saturate.
+    pub hidden_lr: f32,
 }
 
 impl Default for HumanConfig {
@@ -281,6 +284,7 @@ impl Default for HumanConfig {
             part: Part::All,
             hidden: 0,
             hidden_decay: 0.0,
+            hidden_lr: 1.0,
         }
     }
 }
@@ -495,7 +499,10 @@ pub fn train(
 ) -> Vec<f32> {
     let mut w = initial_weights(cfg.hidden, cfg.seed);
     let mut grad = vec![0.0f32; w.len()];
-    let mut opt = AdamW::new(w.len());
+    // The linear weights and the hidden layer's, each with its own learning rate.
+    let split = 2 * FEATURES;
+    let mut opt = AdamW::new(split);
+    let mut opt_hidden = AdamW::new(w.len() - split);
     let mut rng = Rng(cfg.seed);
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let batch = cfg.batch.max(1);
@@ -513,7 +520,11 @@ pub fn train(
                 ));
             }
             let lr = cosine_lr(cfg.lr, opt.step, total);
-            opt.step(&mut w, &grad, lr, cfg.weight_decay);
+            opt.step(&mut w[..split], &grad[..split], lr, cfg.weight_decay);
+            if cfg.hidden > 0 {
+                let lr = lr * cfg.hidden_lr;
+                opt_hidden.step(&mut w[split..], &grad[split..], lr, cfg.weight_decay);
+            }
             if cfg.hidden > 0 && cfg.hidden_decay > 0.0 {
                 let (w1, b1, e) = human::layout(cfg.hidden);
                 let shrink = 1.0 - lr * cfg.hidden_decay;

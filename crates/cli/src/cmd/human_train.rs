@@ -53,6 +53,10 @@ pub struct Args {
     /// the move embedding); several, comma-separated, train one model each.
     #[arg(long, value_delimiter = ',', default_value = "0")]
     hidden_decay: Vec<f32>,
+    /// The hidden layer's learning rate as a share of `--lr`; several, comma-separated,
+    /// train one model each.
+    #[arg(long, value_delimiter = ',', default_value = "1")]
+    hidden_lr: Vec<f32>,
     #[arg(long, default_value_t = 2)]
     threads: usize,
 }
@@ -98,21 +102,21 @@ pub fn run(args: Args) -> CliResult {
         })
         .collect();
     // Every model trained: hidden size, its decay, learning rate, held-out loss, weights.
-    let mut models: Vec<(usize, f32, f32, f64, Vec<f32>)> = Vec::new();
-    let variants: Vec<(usize, f32)> = args
-        .hidden
-        .iter()
-        .flat_map(|&h| {
-            // The linear model has no hidden weights to decay.
-            let decays = if h == 0 {
-                &[0.0][..]
-            } else {
-                &args.hidden_decay[..]
-            };
-            decays.iter().map(move |&d| (h, d))
-        })
-        .collect();
-    for &(hidden, hidden_decay) in &variants {
+    let mut models: Vec<(usize, f32, f32, f32, f64, Vec<f32>)> = Vec::new();
+    let mut variants: Vec<(usize, f32, f32)> = Vec::new();
+    for &h in &args.hidden {
+        // The linear model has no hidden weights to decay or learn.
+        if h == 0 {
+            variants.push((0, 0.0, 1.0));
+            continue;
+        }
+        for &d in &args.hidden_decay {
+            for &l in &args.hidden_lr {
+                variants.push((h, d, l));
+            }
+        }
+    }
+    for &(hidden, hidden_decay, hidden_lr) in &variants {
         if hidden > sable_engine::strength::human::MAX_HIDDEN {
             return Err(CliError::Msg(format!(
                 "--hidden {hidden}: at most {}",
@@ -129,8 +133,12 @@ pub fn run(args: Args) -> CliResult {
                 part,
                 hidden,
                 hidden_decay,
+                hidden_lr,
             };
-            println!("hidden {hidden}, hidden decay {hidden_decay}, learning rate {lr}");
+            println!(
+                "hidden {hidden}, hidden decay {hidden_decay}, hidden lr {hidden_lr}, \
+                 learning rate {lr}"
+            );
             let w = human::train(&train, &dev, &cfg, |r, _| {
                 println!(
                     "epoch {:>2}  train loss {:.4}  held-out loss {:.4}  accuracy {:.2}%  ({:.0}s)",
@@ -142,24 +150,24 @@ pub fn run(args: Args) -> CliResult {
                 );
             });
             let (loss, _) = human::evaluate(&dev, &w, part);
-            models.push((hidden, hidden_decay, lr, loss, w));
+            models.push((hidden, hidden_decay, hidden_lr, lr, loss, w));
         }
     }
     let Some(kept) = models
         .iter()
         .enumerate()
-        .min_by(|a, b| a.1 .3.total_cmp(&b.1 .3))
+        .min_by(|a, b| a.1 .4.total_cmp(&b.1 .4))
         .map(|(i, _)| i)
     else {
         return Err(CliError::Msg("--lr, --hidden: no model".into()));
     };
-    let (hidden, hidden_decay, lr, _, ref w) = models[kept];
+    let (hidden, hidden_decay, hidden_lr, lr, _, ref w) = models[kept];
     if let Some(out) = &args.out {
         let provenance = format!(
             "Inputs: {}; every {}-th game held out; from ply {}; every {} position(s);\n\
-             {} epochs, batch {}, hidden {}, hidden decay {} and lr {} (lowest held-out loss\n\
-             of hidden {:?}, hidden decay {:?}, lr {:?}), weight decay {}, seed {};\n\
-             {} training positions.",
+             {} epochs, batch {}, hidden {}, hidden decay {}, hidden lr {} and lr {} (lowest\n\
+             held-out loss of hidden {:?}, hidden decay {:?}, hidden lr {:?}, lr {:?}),\n\
+             weight decay {}, seed {}; {} training positions.",
             inputs.join(", "),
             args.dev_every,
             args.from_ply,
@@ -168,9 +176,11 @@ pub fn run(args: Args) -> CliResult {
             args.batch,
             hidden,
             hidden_decay,
+            hidden_lr,
             lr,
             args.hidden,
             args.hidden_decay,
+            args.hidden_lr,
             args.lr,
             args.weight_decay,
             args.seed,
@@ -181,17 +191,17 @@ pub fn run(args: Args) -> CliResult {
             .map_err(|e| CliError::Msg(e.to_string()))?;
     }
     println!(
-        "kept hidden {hidden}, hidden decay {hidden_decay}, learning rate {lr}; held out, by the \
-         mover's rating: positions, the quiescence search's best move, each model's likeliest \
-         move (hidden/hidden decay/lr)"
+        "kept hidden {hidden}, hidden decay {hidden_decay}, hidden lr {hidden_lr}, learning \
+         rate {lr}; held out, by the mover's rating: positions, the quiescence search's best \
+         move, each model's likeliest move (hidden/hidden decay/hidden lr/lr)"
     );
     let tables: Vec<_> = models
         .iter()
-        .map(|(_, _, _, _, w)| human::by_band(&dev, w, part))
+        .map(|(_, _, _, _, _, w)| human::by_band(&dev, w, part))
         .collect();
     let mut head = format!("{:>9} {:>7} {:>7}", "band", "pos", "quick");
-    for (h, d, l, _, _) in &models {
-        head.push_str(&format!(" {:>11}", format!("{h}/{d}/{l}")));
+    for (h, d, hl, l, _, _) in &models {
+        head.push_str(&format!(" {:>15}", format!("{h}/{d}/{hl}/{l}")));
     }
     println!("{head}");
     let bands = tables[0].len();
@@ -202,7 +212,7 @@ pub fn run(args: Args) -> CliResult {
         let pct = |x: usize| 100.0 * x as f64 / c.positions.max(1) as f64;
         let mut line = format!("{band:>9} {:>7} {:>6.1}%", c.positions, pct(c.engine_hits));
         for (m, t) in tables.iter().enumerate() {
-            line.push_str(&format!(" {:>10.2}%", pct(t[b].1.model_hits)));
+            line.push_str(&format!(" {:>14.2}%", pct(t[b].1.model_hits)));
             totals[m] += t[b].1.model_hits;
         }
         println!("{line}");
@@ -212,12 +222,12 @@ pub fn run(args: Args) -> CliResult {
     let pct = |x: usize| 100.0 * x as f64 / n.max(1) as f64;
     let mut line = format!("{:>9} {n:>7} {:>6.1}%", "all", pct(e));
     for t in &totals {
-        line.push_str(&format!(" {:>10.2}%", pct(*t)));
+        line.push_str(&format!(" {:>14.2}%", pct(*t)));
     }
     println!("{line}");
     let mut line = format!("{:>9} {:>7} {:>7}", "loss", "", "");
-    for (_, _, _, loss, _) in &models {
-        line.push_str(&format!(" {loss:>11.4}"));
+    for (_, _, _, _, loss, _) in &models {
+        line.push_str(&format!(" {loss:>15.4}"));
     }
     println!("{line}");
     Ok(())
