@@ -14,7 +14,8 @@ pub struct Args {
     /// PGN files of rated games (WhiteElo and BlackElo tags).
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
-    /// Where to write the weights (the engine's `strength/human/weights.rs`).
+    /// Where to write the weights (the engine's `strength/human/weights.rs`; the numbers go
+    /// beside it, with the extension `.bin`).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Hold out every N-th game (the first, 0, and every N-th after it, counting all the
@@ -47,7 +48,7 @@ pub struct Args {
     /// Hidden units of the board layer (0: the linear model alone); several,
     /// comma-separated, train one model each (with each learning rate) on the same samples,
     /// the one with the lowest held-out loss kept, and are compared band by band.
-    #[arg(long, value_delimiter = ',', default_value = "0")]
+    #[arg(long, value_delimiter = ',', default_value = "64")]
     hidden: Vec<usize>,
     /// More decoupled weight decay for the hidden layer's weights (the board layer and
     /// the move embedding); several, comma-separated, train one model each.
@@ -55,7 +56,7 @@ pub struct Args {
     hidden_decay: Vec<f32>,
     /// The hidden layer's learning rate as a share of `--lr`; several, comma-separated,
     /// train one model each.
-    #[arg(long, value_delimiter = ',', default_value = "1")]
+    #[arg(long, value_delimiter = ',', default_value = "0.01")]
     hidden_lr: Vec<f32>,
     #[arg(long, default_value_t = 2)]
     threads: usize,
@@ -186,7 +187,14 @@ pub fn run(args: Args) -> CliResult {
             args.seed,
             train.len()
         );
-        let src = human::weights_source(w, &provenance);
+        // The numbers beside the source, as `weights.bin` beside `weights.rs`.
+        let bin = out.with_extension("bin");
+        let bin_name = bin
+            .file_name()
+            .map_or(String::new(), |f| f.to_string_lossy().into_owned());
+        sable_train::checkpoint::write_atomic(&bin, &human::weights_bytes(w))
+            .map_err(|e| CliError::Msg(e.to_string()))?;
+        let src = human::weights_source(w, &provenance, &bin_name);
         sable_train::checkpoint::write_atomic(out, src.as_bytes())
             .map_err(|e| CliError::Msg(e.to_string()))?;
     }
