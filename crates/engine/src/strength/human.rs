@@ -367,6 +367,10 @@ pub const MAX_BOARD: usize = 32;
 pub const EMBED_ROWS: usize = CHECK + 1 + LOSS_BUCKETS.len() + 1;
 /// The largest hidden layer [`logits`] keeps on its stack.
 pub const MAX_HIDDEN: usize = 128;
+const _: () = assert!(
+    HIDDEN <= MAX_HIDDEN,
+    "the weights' hidden layer is too large"
+);
 
 /// How many weights a model with `hidden` units has, laid out as [`WEIGHTS`]:
 ///
@@ -692,7 +696,6 @@ mod tests {
         assert_eq!(rating_scale(1600.0), 0.0);
         assert_eq!(rating_scale(2000.0), 1.0);
         assert_eq!(WEIGHTS.len(), weights_len(HIDDEN));
-        assert!(HIDDEN <= MAX_HIDDEN);
         assert_eq!(hidden_size(weights_len(HIDDEN)), HIDDEN);
     }
 }
