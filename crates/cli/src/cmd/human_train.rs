@@ -1,8 +1,9 @@
 //! `sable human-train`: fits the limited levels' model of human move choice
 //! (`sable_engine::strength::human`) on rated games with `sable_train::human`, prints the
 //! held-out figures by rating band (the model's likeliest move against the quiescence
-//! search's best move alone), and writes the weights as the engine's generated source
-//! file.
+//! search's best move alone) for each model trained (`--hidden`, `--hidden-lr`, `--lr`
+//! lists), and writes the best one's weights as the engine's generated source file and
+//! its numbers (`weights.bin`).
 
 use super::{CliError, CliResult};
 use sable_train::human::{self, HumanConfig, Part};
