@@ -15,7 +15,7 @@ use crate::rng::Rng;
 use crate::TrainError;
 use sable_chess::{Move, Position, SanMode};
 use sable_engine::eval::Evaluator;
-use sable_engine::strength::human::{self, Context, FEATURES, MAX_ACTIVE};
+use sable_engine::strength::human::{self, Context, BOARD_INPUTS, FEATURES, MAX_ACTIVE, MAX_BOARD};
 use sable_formats::pgn::PgnReader;
 use std::io::BufReader;
 use std::path::Path;
@@ -87,6 +87,10 @@ pub struct Samples {
     /// Per move, where its features start in `features` (one more entry at the end).
     pub move_start: Vec<u32>,
     pub features: Vec<u16>,
+    /// Per position, where its board inputs start in `board` (one more entry at the end).
+    pub board_start: Vec<u32>,
+    /// The active board inputs ([`human::board_features`]).
+    pub board: Vec<u16>,
 }
 
 impl Samples {
@@ -101,9 +105,11 @@ impl Samples {
     fn append(&mut self, other: Samples) {
         let moves = self.move_start.len().saturating_sub(1) as u32;
         let feats = self.features.len() as u32;
+        let boards = self.board.len() as u32;
         if self.pos_start.is_empty() {
             self.pos_start.push(0);
             self.move_start.push(0);
+            self.board_start.push(0);
         }
         self.rating.extend(other.rating);
         self.played.extend(other.played);
@@ -113,6 +119,14 @@ impl Samples {
         self.move_start
             .extend(other.move_start.iter().skip(1).map(|s| s + feats));
         self.features.extend(other.features);
+        self.board_start
+            .extend(other.board_start.iter().skip(1).map(|s| s + boards));
+        self.board.extend(other.board);
+    }
+
+    /// The active board inputs of position `i`.
+    pub fn board_of(&self, i: usize) -> &[u16] {
+        &self.board[self.board_start[i] as usize..self.board_start[i + 1] as usize]
     }
 
     /// The moves of position `i`, each as its feature indices.
@@ -130,8 +144,10 @@ pub fn samples(games: &[RatedGame], from_ply: usize, every: usize) -> Samples {
     let mut out = Samples {
         pos_start: vec![0],
         move_start: vec![0],
+        board_start: vec![0],
         ..Samples::default()
     };
+    let mut board = [0u16; MAX_BOARD];
     let mut ev = Evaluator::new();
     let mut values = [0i32; sable_chess::MAX_MOVES];
     let mut active = [0u16; MAX_ACTIVE];
@@ -172,6 +188,9 @@ pub fn samples(games: &[RatedGame], from_ply: usize, every: usize) -> Samples {
                     out.move_start.push(out.features.len() as u32);
                 }
                 out.pos_start.push(out.move_start.len() as u32 - 1);
+                let nb = human::board_features(&pos, &mut board);
+                out.board.extend_from_slice(&board[..nb]);
+                out.board_start.push(out.board.len() as u32);
             }
             pos.make(played);
             last = Some(played);
@@ -206,6 +225,7 @@ pub fn samples_parallel(
     if all.pos_start.is_empty() {
         all.pos_start.push(0);
         all.move_start.push(0);
+        all.board_start.push(0);
     }
     all
 }
@@ -242,6 +262,15 @@ pub struct HumanConfig {
     pub weight_decay: f32,
     pub seed: u64,
     pub part: Part,
+    /// Hidden units of the board layer (0: the linear model alone).
+    pub hidden: usize,
+    /// More decoupled weight decay for the board layer's and the embedding's weights
+    /// (not the hidden biases), on top of `weight_decay`: they see whole boards, which
+    /// a model can learn games by.
+    pub hidden_decay: f32,
+    /// The hidden layer's learning rate (board layer, biases, embedding) as a share of
+    /// `lr`: with `lr` alone its weights grow large and its units saturate.
+    pub hidden_lr: f32,
 }
 
 impl Default for HumanConfig {
@@ -253,22 +282,131 @@ impl Default for HumanConfig {
             weight_decay: 1e-4,
             seed: 1,
             part: Part::All,
+            hidden: 0,
+            hidden_decay: 0.0,
+            hidden_lr: 1.0,
         }
     }
 }
 
-/// The logits of position `i`'s moves under `weights`, into `z` (cleared first).
+/// The logits of position `i`'s moves under `weights` (of any hidden size, see
+/// [`human::weights_len`]), into `z` (cleared first): the engine's [`human::logit`] with
+/// the features of `part`.
 pub fn position_logits(s: &Samples, i: usize, weights: &[f32], part: Part, z: &mut Vec<f32>) {
+    let mut h = [0f32; human::MAX_HIDDEN];
+    let h = &mut h[..human::hidden_size(weights.len())];
+    logits_and_hidden(s, i, weights, part, z, h);
+}
+
+/// [`position_logits`], also giving the position's hidden layer in `h`.
+fn logits_and_hidden(
+    s: &Samples,
+    i: usize,
+    weights: &[f32],
+    part: Part,
+    z: &mut Vec<f32>,
+    h: &mut [f32],
+) {
     z.clear();
     let r = human::rating_scale(f64::from(s.rating[i]));
+    let hidden = h.len();
+    human::hidden_layer(weights, s.board_of(i), r, h);
+    let (_, _, e) = human::layout(hidden);
     for f in s.moves(i) {
-        z.push(
-            f.iter()
-                .filter(|&&x| part.keeps(x))
-                .map(|&x| weights[x as usize] + r * weights[FEATURES + x as usize])
-                .sum(),
-        );
+        let mut v = 0.0f32;
+        for &x in f.iter().filter(|&&x| part.keeps(x)) {
+            let x = x as usize;
+            v += weights[x] + r * weights[FEATURES + x];
+            if hidden > 0 {
+                if let Some(row) = human::embed_row(x) {
+                    let row = &weights[e + row * hidden..][..hidden];
+                    v += row.iter().zip(h.iter()).map(|(a, b)| a * b).sum::<f32>();
+                }
+            }
+        }
+        z.push(v);
     }
+}
+
+/// Adds `scale` times the gradient of position `i`'s cross-entropy under `weights` to
+/// `grad` (same layout); returns the cross-entropy. `z` is scratch.
+///
+/// With `p` the softmax and `y` the move played, `dL/dz_j = p_j - [j = y]`; a move's
+/// linear features get that (times `r` for the slopes), its embedding rows that times
+/// `h`, and `h` gets `Σ_j dz_j e_j`, which passes the clipped ReLU where `0 < h < 1` to
+/// the biases, the rating's row (times `r`) and the rows of the position's board inputs.
+pub fn position_gradient(
+    s: &Samples,
+    i: usize,
+    weights: &[f32],
+    part: Part,
+    scale: f32,
+    grad: &mut [f32],
+    z: &mut Vec<f32>,
+) -> f32 {
+    let hidden = human::hidden_size(weights.len());
+    let mut h = [0f32; human::MAX_HIDDEN];
+    let h = &mut h[..hidden];
+    logits_and_hidden(s, i, weights, part, z, h);
+    let y = s.played[i] as usize;
+    let zy = z[y];
+    let lse = softmax(z);
+    let r = human::rating_scale(f64::from(s.rating[i]));
+    let (w1, b1, e) = human::layout(hidden);
+    let mut dh = [0f32; human::MAX_HIDDEN];
+    let dh = &mut dh[..hidden];
+    for (j, f) in s.moves(i).enumerate() {
+        let c = (z[j] - f32::from(u8::from(j == y))) * scale;
+        for &x in f.iter().filter(|&&x| part.keeps(x)) {
+            let x = x as usize;
+            grad[x] += c;
+            grad[FEATURES + x] += c * r;
+            if hidden > 0 {
+                if let Some(row) = human::embed_row(x) {
+                    let at = e + row * hidden;
+                    for k in 0..hidden {
+                        grad[at + k] += c * h[k];
+                        dh[k] += c * weights[at + k];
+                    }
+                }
+            }
+        }
+    }
+    if hidden > 0 {
+        for k in 0..hidden {
+            if h[k] <= 0.0 || h[k] >= 1.0 {
+                dh[k] = 0.0;
+            }
+        }
+        for k in 0..hidden {
+            grad[b1 + k] += dh[k];
+            grad[w1 + BOARD_INPUTS * hidden + k] += dh[k] * r;
+        }
+        for &x in s.board_of(i) {
+            let at = w1 + x as usize * hidden;
+            for k in 0..hidden {
+                grad[at + k] += dh[k];
+            }
+        }
+    }
+    lse - zy
+}
+
+/// The starting weights of a model with `hidden` units: zero but for the board layer,
+/// small and random (uniform within ±0.1), and the hidden biases, 0.5, so that most units
+/// start within the clipped ReLU's slope; the embedding starts at zero, so the model
+/// starts as the linear one.
+pub fn initial_weights(hidden: usize, seed: u64) -> Vec<f32> {
+    let mut w = vec![0.0f32; human::weights_len(hidden)];
+    let (w1, b1, _) = human::layout(hidden);
+    let mut rng = Rng(seed ^ 0x4849_4444_454E);
+    for v in &mut w[w1..b1] {
+        *v = 0.1 * rng.symmetric();
+    }
+    for v in &mut w[b1..b1 + hidden] {
+        *v = 0.5;
+    }
+    w
 }
 
 /// Softmax of `z` in place; returns the log of the normaliser (so `log p_j = z_j - lse`
@@ -359,9 +497,12 @@ pub fn train(
     cfg: &HumanConfig,
     mut on_epoch: impl FnMut(&EpochReport, &[f32]),
 ) -> Vec<f32> {
-    let mut w = vec![0.0f32; 2 * FEATURES];
-    let mut grad = vec![0.0f32; 2 * FEATURES];
-    let mut opt = AdamW::new(w.len());
+    let mut w = initial_weights(cfg.hidden, cfg.seed);
+    let mut grad = vec![0.0f32; w.len()];
+    // The linear weights and the hidden layer's, each with its own learning rate.
+    let split = 2 * FEATURES;
+    let mut opt = AdamW::new(split);
+    let mut opt_hidden = AdamW::new(w.len() - split);
     let mut rng = Rng(cfg.seed);
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let batch = cfg.batch.max(1);
@@ -372,24 +513,24 @@ pub fn train(
         let mut train_loss = 0.0f64;
         for chunk in order.chunks(batch) {
             grad.iter_mut().for_each(|g| *g = 0.0);
+            let scale = 1.0 / chunk.len() as f32;
             for &i in chunk {
-                let i = i as usize;
-                position_logits(train, i, &w, cfg.part, &mut z);
-                let y = train.played[i] as usize;
-                let zy = z[y];
-                let lse = softmax(&mut z);
-                train_loss += f64::from(lse - zy);
-                let r = human::rating_scale(f64::from(train.rating[i]));
-                for (j, f) in train.moves(i).enumerate() {
-                    let c = (z[j] - f32::from(u8::from(j == y))) / chunk.len() as f32;
-                    for &x in f.iter().filter(|&&x| cfg.part.keeps(x)) {
-                        grad[x as usize] += c;
-                        grad[FEATURES + x as usize] += c * r;
-                    }
-                }
+                train_loss += f64::from(position_gradient(
+                    train, i as usize, &w, cfg.part, scale, &mut grad, &mut z,
+                ));
             }
             let lr = cosine_lr(cfg.lr, opt.step, total);
-            opt.step(&mut w, &grad, lr, cfg.weight_decay);
+            opt.step(&mut w[..split], &grad[..split], lr, cfg.weight_decay);
+            if cfg.hidden > 0 {
+                let lr = lr * cfg.hidden_lr;
+                opt_hidden.step(&mut w[split..], &grad[split..], lr, cfg.weight_decay);
+            }
+            if cfg.hidden > 0 && cfg.hidden_decay > 0.0 {
+                let (w1, b1, e) = human::layout(cfg.hidden);
+                let shrink = 1.0 - lr * cfg.hidden_decay;
+                w[w1..b1].iter_mut().for_each(|p| *p *= shrink);
+                w[e..].iter_mut().for_each(|p| *p *= shrink);
+            }
         }
         let (dev_loss, dev_accuracy) = evaluate(dev, &w, cfg.part);
         let report = EpochReport {
@@ -404,29 +545,38 @@ pub fn train(
 }
 
 /// The weights as the engine's generated source file `strength/human/weights.rs`, with
-/// `provenance` (how they were made) in its top comment.
-pub fn weights_source(weights: &[f32], provenance: &str) -> String {
+/// `provenance` (how they were made) in its top comment; the numbers themselves are in
+/// the file `bin` next to it ([`weights_bytes`]), which it includes.
+pub fn weights_source(weights: &[f32], provenance: &str, bin: &str) -> String {
     let mut out = String::new();
     out.push_str(
         "//! The fitted weights of the human move-choice model (see `super`), generated by\n",
     );
     out.push_str(
-        "//! `sable human-train`; do not edit. A weight per feature, then a rating slope per\n",
+        "//! `sable human-train`; do not edit. The numbers are in the binary file included\n",
     );
-    out.push_str("//! feature.\n//!\n");
+    out.push_str(
+        "//! below: each `f32` as 4 bytes, little-endian, laid out as `super::weights_len`\n",
+    );
+    out.push_str(
+        "//! says (a weight per feature, a rating slope per feature, then the board layer,\n",
+    );
+    out.push_str("//! the hidden biases and the move embedding of the `HIDDEN` units).\n//!\n");
     for line in provenance.lines() {
         out.push_str("//! ");
         out.push_str(line);
         out.push('\n');
     }
-    out.push_str("\n#[rustfmt::skip]\npub static WEIGHTS: [f32; 2 * super::FEATURES] = [\n");
-    for row in weights.chunks(8) {
-        out.push_str("   ");
-        for v in row {
-            out.push_str(&format!(" {v:.5},"));
-        }
-        out.push('\n');
-    }
-    out.push_str("];\n");
+    let hidden = human::hidden_size(weights.len());
+    out.push_str(&format!("\npub const HIDDEN: usize = {hidden};\n"));
+    out.push_str(&format!(
+        "\npub static WEIGHTS: [f32; super::weights_len(HIDDEN)] =\n    \
+         super::decode_weights(include_bytes!(\"{bin}\"));\n"
+    ));
     out
+}
+
+/// The weights as the bytes of `weights.bin` (see [`weights_source`]).
+pub fn weights_bytes(weights: &[f32]) -> Vec<u8> {
+    weights.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
