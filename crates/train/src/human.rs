@@ -309,22 +309,15 @@ fn logits_and_hidden(
 ) {
     z.clear();
     let r = human::rating_scale(f64::from(s.rating[i]));
-    let hidden = h.len();
     human::hidden_layer(weights, s.board_of(i), r, h);
-    let (_, _, e) = human::layout(hidden);
+    let mut kept = [0u16; MAX_ACTIVE];
     for f in s.moves(i) {
-        let mut v = 0.0f32;
+        let mut n = 0;
         for &x in f.iter().filter(|&&x| part.keeps(x)) {
-            let x = x as usize;
-            v += weights[x] + r * weights[FEATURES + x];
-            if hidden > 0 {
-                if let Some(row) = human::embed_row(x) {
-                    let row = &weights[e + row * hidden..][..hidden];
-                    v += row.iter().zip(h.iter()).map(|(a, b)| a * b).sum::<f32>();
-                }
-            }
+            kept[n] = x;
+            n += 1;
         }
-        z.push(v);
+        z.push(human::logit(weights, &kept[..n], r, h));
     }
 }
 
