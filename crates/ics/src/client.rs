@@ -932,6 +932,13 @@ impl<P: Player> Client<P> {
             ));
             return;
         }
+        let (my_ms, their_ms, _) = self.clocks(s, us);
+        // A miss must stop and join the ponder search before we think, and on a machine
+        // with more busy threads than cores that waits for a core (measured in
+        // results/2026-12-05/ics-ponder.md). With a few seconds left that can flag us.
+        if my_ms < PONDER_MIN_CLOCK_MS {
+            return;
+        }
         let mut after = pos.clone();
         after.make(guess);
         if after.legal_moves().is_empty() {
@@ -939,13 +946,6 @@ impl<P: Player> Client<P> {
         }
         let mut moves = g.moves.clone();
         moves.push(guess);
-        let (my_ms, their_ms, _) = self.clocks(s, us);
-        // A miss must stop and join the ponder search before we think, and on a machine
-        // with more busy threads than cores that waits for a core (up to 0.7 s seen on
-        // FICS). With a few seconds left that can flag us; the gain is a few ms a move.
-        if my_ms < PONDER_MIN_CLOCK_MS {
-            return;
-        }
         let req = MoveRequest {
             start: &g.start,
             moves: &moves,
