@@ -36,8 +36,8 @@ pub fn budget(limits: &SearchLimits, side: Color, overhead_ms: u64) -> Option<Ti
     let inc = clock.inc_ms.min(MAX_MS);
     // Sudden death with no increment: keep the overhead of the moves still to come in
     // reserve. Near zero it is the delay of each move, not the thinking, that empties
-    // the clock; with the reserve a long game (150 moves at 1+0) still ends on the board
-    // (one 1+0 game of six was lost on time on a loaded machine before this).
+    // the clock; with the reserve a long game still ends on the board (the losses on
+    // time it ends: results/2026-12-05/ics-ponder.md and ics-final.md).
     let usable = if inc == 0 && limits.moves_to_go.is_none() {
         let reserve = overhead_ms.saturating_mul(as_u64(tp::tm_moves_div()));
         usable.saturating_sub(reserve).max(1)
