@@ -234,6 +234,7 @@ impl Worker {
                 continue;
             }
             self.root_depth = depth;
+            let iteration_start_ms = ctx.clock_ms();
             root::begin_iteration(&mut self.root_moves);
             for pv_idx in 0..multipv {
                 self.pv_idx = pv_idx;
@@ -308,6 +309,14 @@ impl Worker {
                 if let Some(level) = ctx.level {
                     let scores: Vec<i32> = self.completed_lines.iter().map(|l| l.score).collect();
                     soft = soft.min(b.soft_ms) * level.time_percent(&scores) / 100;
+                    // Nor does it start an iteration it cannot finish by then (the next
+                    // one takes at least as long as this one): an iteration over several
+                    // lines is long, and running one past the limit made a level slower
+                    // than full strength in some positions.
+                    let iteration_ms = ctx.clock_ms().saturating_sub(iteration_start_ms);
+                    if ctx.clock_ms() + iteration_ms >= soft.min(b.hard_ms) {
+                        break;
+                    }
                 }
                 if ctx.clock_ms() >= soft.min(b.hard_ms) {
                     break;
