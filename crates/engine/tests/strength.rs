@@ -120,8 +120,8 @@ fn options_have_their_ranges() {
     e.set_limit_strength(true);
     let skill = e.options().strength.level().unwrap().skill;
     assert_eq!(
-        skill, 11.0,
-        "UCI_Elo 2000 is the calibration anchor at level 11"
+        skill, 17.3,
+        "UCI_Elo 2000 is the calibration anchor at level 17.3"
     );
 }
 
@@ -243,9 +243,9 @@ fn lower_levels_lose_more_against_a_deeper_search() {
     );
 }
 
-/// Levels up to the fade (every `UCI_Elo` up to 2000) search with the hand-crafted
-/// evaluation their anchors were measured with, even with a network in use; levels above
-/// it (2500 selects level 19) and full strength use the network (`Level::uses_net`).
+/// Levels up to the fade (every `UCI_Elo` up to about 1790) search with the hand-crafted
+/// evaluation, even with a network in use; levels above it (2500 selects level 19) and
+/// full strength use the network (`Level::uses_net`).
 #[test]
 fn levels_up_to_the_fade_evaluate_with_the_hce_and_above_it_with_the_net() {
     let net = std::env::temp_dir().join(format!("sable-levels-{}.nnue", std::process::id()));
@@ -257,10 +257,12 @@ fn levels_up_to_the_fade_evaluate_with_the_hce_and_above_it_with_the_net() {
     };
     let (mut full_net, mut full_hce) = (Engine::new(), on_hce(Engine::new()));
     with_net(&mut full_net);
-    // 2000 selects level 11, the last one on the HCE.
+    // The highest `UCI_Elo` whose level is on the HCE.
+    let last_on_hce = sable_engine::strength::skill_to_elo(sable_engine::strength::FADE_FROM);
+    let last_on_hce = last_on_hce.floor() as i64;
     let (mut level_net, mut level_hce) = (
-        engine(Setting::Elo(2000), 3, 1),
-        on_hce(engine(Setting::Elo(2000), 3, 1)),
+        engine(Setting::Elo(last_on_hce), 3, 1),
+        on_hce(engine(Setting::Elo(last_on_hce), 3, 1)),
     );
     with_net(&mut level_net);
     let (mut high_net, mut high_hce) = (
