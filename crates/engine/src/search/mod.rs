@@ -307,16 +307,13 @@ impl Worker {
                 // stretches its time when its best move keeps changing (several lines on
                 // a weaker search change it more often than full strength's one).
                 if let Some(level) = ctx.level {
-                    let scores: Vec<i32> = self.completed_lines.iter().map(|l| l.score).collect();
-                    soft = soft.min(b.soft_ms) * level.time_percent(&scores) / 100;
-                    // Nor does it start an iteration it cannot finish by then (the next
-                    // one takes at least as long as this one): an iteration over several
-                    // lines is long, and running one past the limit made a level slower
-                    // than full strength in some positions.
-                    let iteration_ms = ctx.clock_ms().saturating_sub(iteration_start_ms);
-                    if ctx.clock_ms() + iteration_ms >= soft.min(b.hard_ms) {
-                        break;
-                    }
+                    soft = soft.min(b.soft_ms) * level.time_percent(&self.completed_lines) / 100;
+                    // Nor does it start an iteration it cannot finish by then, the next
+                    // one taking at least as long as this one: an iteration over several
+                    // lines is long, and one run past the limit made a level slower than
+                    // full strength. (An iteration begun before `ponderhit` started on a
+                    // clock since reset: hence the saturation.)
+                    soft = soft.saturating_sub(ctx.clock_ms().saturating_sub(iteration_start_ms));
                 }
                 if ctx.clock_ms() >= soft.min(b.hard_ms) {
                     break;

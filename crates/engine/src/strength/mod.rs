@@ -15,9 +15,9 @@
 //! [`skill_to_elo`] is its inverse.
 //!
 //! The anchors were measured with the [`human`] model choosing the moves. It loses more
-//! to Stockfish's levels than the earlier choice among four searched lines did: the 2000
-//! anchor moved from level 11 (which scored 5 % in 28 games with the model) to 17.3,
-//! where the weakening has begun to fade (README, `results/2026-12-05/calibration.md`).
+//! to Stockfish's levels than the earlier choice among four searched lines did, so the
+//! 2000 anchor moved from level 11 to 17.3, where the weakening has begun to fade (the
+//! games: README, `results/2026-12-05/calibration.md`).
 //!
 //! # The mechanism
 //!
@@ -40,7 +40,7 @@
 //!    lower) and the quick look values it within the same margin. So a level blunders
 //!    as people do, into what looks fine at a glance and at its depth, never into a
 //!    piece hanging or a loss its search sees; and never gives away a proven mate.
-//! 4. **Time used like a person** ([`Level::time_percent`]): on a clock the soft limit is
+//! 4. **Time used like a person** (`Level::time_percent`): on a clock the soft limit is
 //!    scaled down when one move is far ahead of the others (to 35% when it leads by
 //!    150 cp or more), kept whole in complex positions (three lines within 30 cp), and
 //!    never raised: a limited level never thinks longer than full strength would. A
@@ -212,10 +212,17 @@ impl Level {
         (500.0 * 0.88f64.powf(self.skill) * (1.0 - self.fade())) as i64
     }
 
-    /// How much of the soft time limit this level uses after an iteration, in percent:
-    /// [`base_time_percent`], brought back toward 100 as the weakening fades.
-    pub fn time_percent(&self, scores: &[i32]) -> u64 {
-        let p = base_time_percent(scores) as f64;
+    /// How much of the soft time limit this level uses after an iteration that ended with
+    /// `lines` (best first), in percent: [`base_time_percent`] of their scores, brought
+    /// back toward 100 as the weakening fades.
+    pub(crate) fn time_percent(&self, lines: &[Line]) -> u64 {
+        // The first few scores decide; copied on the stack, as the search calls this.
+        let mut scores = [0; MAX_LINES];
+        let n = lines.len().min(MAX_LINES);
+        for (s, l) in scores.iter_mut().zip(lines) {
+            *s = l.score;
+        }
+        let p = base_time_percent(&scores[..n]) as f64;
         (p + (100.0 - p) * self.fade()).round() as u64
     }
 
@@ -250,9 +257,9 @@ impl Level {
     /// - a line the search scored is allowed unless it loses more than [`Level::max_loss`]
     ///   against the best line (the best line always is);
     /// - a move outside the lines only when there were at least two lines and every one
-    ///   was allowed (the search then knows of nothing the move loses beyond the
-    ///   margin) and the quick look that the
-    ///   model takes ([`human::move_values`]) values it within the same margin of the best;
+    ///   was allowed (the search then knows of nothing the move loses beyond the margin)
+    ///   and the quick look that the model takes ([`human::move_values`]) values it
+    ///   within the same margin of the best;
     /// - a proven mate for us is never given away;
     /// - with `only` not empty (`go searchmoves`), only those moves.
     pub fn choose_move(
@@ -280,8 +287,8 @@ impl Level {
         let margin = self.max_loss();
         let allowed_line = |s: i32| s == best || i64::from(best) - i64::from(s) <= margin;
         // With one line the search vouches for its best move alone: "every line allowed"
-        // then says nothing of the others (level 19 let through moves that only the
-        // quick look had seen and lost all 42 games against Stockfish at 2500).
+        // then says nothing of the others, and the top levels played moves only the quick
+        // look had seen (results/2026-12-05/calibration.md).
         let outside_allowed =
             lines.len() >= self.lines().max(2) && lines.iter().all(|l| allowed_line(l.1));
         let moves = root.legal_moves();
@@ -445,7 +452,10 @@ mod tests {
         for s in [0.0, 5.0, FADE_FROM] {
             assert_eq!(at(s).fade(), 0.0);
             assert_eq!(at(s).lines(), 4);
-            assert_eq!(at(s).time_percent(&[300, 0]), base_time_percent(&[300, 0]));
+            assert_eq!(
+                at(s).time_percent(&scored(&[300, 0])),
+                base_time_percent(&[300, 0])
+            );
             assert_eq!(at(s).max_loss(), (500.0 * 0.88f64.powf(s)) as i64);
         }
         // Then every part of the weakening shrinks, to nearly nothing at the top.
@@ -454,14 +464,27 @@ mod tests {
             let l = at(s);
             assert!(l.max_loss() < last.max_loss());
             assert!(l.lines() <= last.lines());
-            assert!(l.time_percent(&[300, 0]) > last.time_percent(&[300, 0]));
+            assert!(l.time_percent(&scored(&[300, 0])) > last.time_percent(&scored(&[300, 0])));
             last = l;
         }
         assert_eq!(last.lines(), 1);
         assert!(last.depth() >= 40 && last.nodes() > 1 << 30);
         assert!(last.max_loss() <= 10, "{}", last.max_loss());
-        assert!(last.time_percent(&[300, 0]) >= 90);
+        assert!(last.time_percent(&scored(&[300, 0])) >= 90);
         assert_eq!(at(20.0).fade(), 1.0);
+    }
+
+    /// Lines with these scores, best first, as the search ends an iteration with.
+    fn scored(scores: &[i32]) -> Vec<Line> {
+        let line = |score| Line {
+            mv: Move::NULL,
+            score,
+            bound: crate::report::Bound::Exact,
+            depth: 1,
+            seldepth: 1,
+            pv: Vec::new(),
+        };
+        scores.iter().map(|&s| line(s)).collect()
     }
 
     /// The start position after 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6, and four lines.
