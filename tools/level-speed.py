@@ -28,7 +28,6 @@ Needs python-chess (`pip install chess`).
 
 import argparse
 import gzip
-import io
 import random
 import statistics
 import sys
@@ -41,9 +40,8 @@ import chess.pgn
 
 def open_pgn(path):
     """A text stream over a PGN file, gzipped or not."""
-    if path.endswith(".gz"):
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", errors="replace")
-    return open(path, encoding="utf-8", errors="replace")
+    opener = gzip.open if path.endswith(".gz") else open
+    return opener(path, "rt", encoding="utf-8", errors="replace")
 
 
 def increment(tc):
