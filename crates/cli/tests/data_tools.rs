@@ -620,3 +620,45 @@ fn from_pgn_keeps_what_it_can_and_names_what_it_skips() {
     ]);
     assert!(!ok && text.contains("directory"), "{text}");
 }
+
+/// `sable train` streams data larger than `--buffer` from the files and still writes a
+/// net the engine loads; the same data under a larger buffer is loaded whole. Both say
+/// which they did, and count the same positions.
+#[test]
+fn train_streams_data_past_its_buffer() {
+    let games = temp("train-stream.bin");
+    datagen(&games, "6", "1", "5", &[]);
+    let positions = |text: &str| {
+        text.lines()
+            .find_map(|l| l.split_once(" positions from ").map(|(n, _)| n.to_string()))
+            .unwrap_or_else(|| panic!("no count in {text}"))
+    };
+    let mut counts = Vec::new();
+    for (buffer, streams) in [("60", true), ("1000000", false)] {
+        let out = temp(&format!("train-stream-{buffer}"));
+        let (ok, text) = sable(&[
+            "train",
+            &games,
+            "--buffer",
+            buffer,
+            "--hidden",
+            "16",
+            "--epochs",
+            "2",
+            "--batch",
+            "32",
+            "--out-dir",
+            &out,
+        ]);
+        assert!(ok, "{text}");
+        assert_eq!(text.contains("streaming from the files"), streams, "{text}");
+        assert_eq!(text.contains("waited"), streams, "{text}");
+        assert!(text.contains("epoch   2:"), "{text}");
+        counts.push(positions(&text));
+        let net = format!("{out}/final.nnue");
+        let (ok, eval) = sable(&["eval", "--eval-file", &net]);
+        assert!(ok && eval.contains("NNUE (hidden 16,"), "{eval}");
+        let _ = std::fs::remove_dir_all(&out);
+    }
+    assert_eq!(counts[0], counts[1]);
+}

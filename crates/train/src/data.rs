@@ -100,19 +100,42 @@ pub struct LoadStats {
 /// Reads a training file: game records (first byte the record magic) or text lines. A
 /// file that gives no training position is an error.
 pub fn load(path: &Path, out: &mut Vec<Sample>, stats: &mut LoadStats) -> Result<(), TrainError> {
+    let added = read(path, &mut stats.games, &mut stats.truncated, |s| {
+        out.push(s)
+    })?;
+    stats.samples += added;
+    Ok(())
+}
+
+/// [`load`] without the vector: hands every sample of `path` to `sink` in file order,
+/// numbering games on from `games` (left at the last game's number), and returns how
+/// many samples there were. A record file cut inside its last record is noted in
+/// `truncated` after its complete records; a file that gives no sample is an error.
+/// The streaming trainer ([`crate::stream`]) reads through this, so that a data set
+/// larger than memory is never held whole.
+pub fn read(
+    path: &Path,
+    games: &mut u32,
+    truncated: &mut Vec<String>,
+    mut sink: impl FnMut(Sample),
+) -> Result<usize, TrainError> {
     let io = |e: std::io::Error| TrainError::Io {
         path: path.display().to_string(),
         message: e.to_string(),
     };
     let mut file = BufReader::new(std::fs::File::open(path).map_err(io)?);
     let first = file.fill_buf().map_err(io)?.first().copied();
-    let before = out.len();
+    let mut count = 0;
+    let mut counted = |s: Sample| {
+        count += 1;
+        sink(s)
+    };
     if first == Some(sable_formats::record::MAGIC) {
-        load_records(path, file, out, stats)?;
+        read_records(path, file, games, truncated, &mut counted)?;
     } else {
-        load_text(path, file, out, stats)?;
+        read_text(path, file, games, &mut counted)?;
     }
-    if out.len() == before {
+    if count == 0 {
         return Err(TrainError::Data {
             path: path.display().to_string(),
             message: if first.is_none() {
@@ -122,15 +145,15 @@ pub fn load(path: &Path, out: &mut Vec<Sample>, stats: &mut LoadStats) -> Result
             },
         });
     }
-    stats.samples += out.len() - before;
-    Ok(())
+    Ok(count)
 }
 
-fn load_records(
+fn read_records(
     path: &Path,
     file: impl Read,
-    out: &mut Vec<Sample>,
-    stats: &mut LoadStats,
+    games: &mut u32,
+    truncated: &mut Vec<String>,
+    sink: &mut impl FnMut(Sample),
 ) -> Result<(), TrainError> {
     let mut positions = TrainingPositions::new(RecordReader::new(file), Filter::default());
     let mut last_record = None;
@@ -139,12 +162,12 @@ fn load_records(
         let record = positions.reader().record_offset();
         if last_record != Some(record) {
             last_record = Some(record);
-            stats.games += 1;
+            *games += 1;
         }
         match item {
-            Ok(tp) => out.push(Sample::new(&tp.pos, tp.score, tp.result).in_game(stats.games)),
+            Ok(tp) => sink(Sample::new(&tp.pos, tp.score, tp.result).in_game(*games)),
             Err(e) if e.is_truncation() => {
-                stats.truncated.push(format!("{}: {e}", path.display()));
+                truncated.push(format!("{}: {e}", path.display()));
                 break;
             }
             Err(e) => {
@@ -161,11 +184,11 @@ fn load_records(
 /// `FEN | score | result`: the score in centipawns and the result (`1.0`, `0.5`, `0.0`,
 /// or `1-0`, `1/2-1/2`, `0-1`) both from White's side, as in bullet's text format.
 /// Blank lines and lines starting with `#` are skipped.
-fn load_text(
+fn read_text(
     path: &Path,
     file: impl BufRead,
-    out: &mut Vec<Sample>,
-    stats: &mut LoadStats,
+    games: &mut u32,
+    sink: &mut impl FnMut(Sample),
 ) -> Result<(), TrainError> {
     for (i, line) in file.lines().enumerate() {
         let err = |message: String| TrainError::Data {
@@ -178,8 +201,8 @@ fn load_text(
             continue;
         }
         let (pos, score, result) = parse_text_line(line).map_err(err)?;
-        stats.games += 1;
-        out.push(Sample::new(&pos, score, result).in_game(stats.games));
+        *games += 1;
+        sink(Sample::new(&pos, score, result).in_game(*games));
     }
     Ok(())
 }

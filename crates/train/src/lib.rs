@@ -6,7 +6,8 @@
 //! that the engine that plays carries no trainer.
 //!
 //! Samples are held in memory ([`data`]), split once into training and validation sets
-//! by whole games (seeded), and shuffled every epoch. The loss is the squared distance between
+//! by whole games (seeded), and shuffled every epoch; data larger than memory is streamed
+//! from its files instead ([`stream`]), with the same split and step count. The loss is the squared distance between
 //! `sigmoid(output / scale)` and `wdl · result + (1 − wdl) · sigmoid(score / scale)`
 //! ([`model::Objective`]: 400 cp by default, or what [`model::fit_scale`] finds). Each batch
 //! is split across threads; each thread sums its samples' gradients (only the active
@@ -22,6 +23,7 @@ pub mod data;
 pub mod dense;
 pub mod human;
 pub mod model;
+pub mod stream;
 /// The trainer's seeded randomness: the engine's SplitMix64, so that a random net made
 /// here and one made by [`sable_engine::nnue::Network::random`] are the same net.
 pub use sable_engine::nnue::rng;
@@ -193,6 +195,9 @@ pub struct EpochReport {
     pub val_loss: f64,
     pub positions_per_s: f64,
     pub lr: f32,
+    /// Seconds the epoch's training waited for data to be read (0 in memory): above 0,
+    /// reading is slower than training.
+    pub waited_s: f64,
     /// The quantised net written after this epoch, if any.
     pub net: Option<PathBuf>,
 }
@@ -211,10 +216,17 @@ pub struct Trained {
 /// by position (before 12-02), a hidden-256 net had the lowest validation loss of all
 /// and lost to the hidden-128 one in games.
 pub fn split(samples: Vec<Sample>, val: f32, seed: u64) -> (Vec<Sample>, Vec<Sample>) {
-    let cut = (val.clamp(0.0, 1.0) as f64 * u64::MAX as f64) as u64;
-    let held = |game: u32| Rng(seed ^ 0x5EED_5A17 ^ (u64::from(game) << 20)).next_u64() < cut;
+    let held = held_out(val, seed);
     let (val_set, train_set) = samples.into_iter().partition(|s| held(s.game));
     (train_set, val_set)
+}
+
+/// Whether game number `game` is held out for validation, for [`split`] and the
+/// streaming trainer alike: a draw from the seed and the game's number alone, so that
+/// any reading order holds out the same games.
+pub fn held_out(val: f32, seed: u64) -> impl Fn(u32) -> bool {
+    let cut = (val.clamp(0.0, 1.0) as f64 * u64::MAX as f64) as u64;
+    move |game| Rng(seed ^ 0x5EED_5A17 ^ (u64::from(game) << 20)).next_u64() < cut
 }
 
 /// The starting state for `cfg`: random weights from the seed.
@@ -299,7 +311,8 @@ fn batch_gradient(
     losses.iter().sum()
 }
 
-/// Trains from `state` (fresh or resumed) until `cfg.epochs` (or `cfg.stop_after`).
+/// Trains from `state` (fresh or resumed) until `cfg.epochs` (or `cfg.stop_after`), on
+/// samples held in memory and shuffled whole every epoch.
 pub fn train(
     cfg: &TrainConfig,
     mut state: Checkpoint,
@@ -307,58 +320,21 @@ pub fn train(
     val_set: &[Sample],
     mut on_event: impl FnMut(&TrainEvent),
 ) -> Result<Trained, TrainError> {
-    if (state.params.hidden, state.params.buckets) != (cfg.hidden, cfg.buckets) {
-        return Err(TrainError::Config(format!(
-            "the checkpoint has hidden size {} and {} output bucket(s), not {} and {}",
-            state.params.hidden, state.params.buckets, cfg.hidden, cfg.buckets
-        )));
-    }
-    cfg.check()?;
-    if train_set.is_empty() {
-        return Err(TrainError::Config(
-            "nothing to train on: no training positions".into(),
-        ));
-    }
-    if let Some(dir) = &cfg.out_dir {
-        std::fs::create_dir_all(dir).map_err(|e| TrainError::Io {
-            path: dir.display().to_string(),
-            message: e.to_string(),
-        })?;
-    }
-    let n = state.params.w.len();
-    let mut grads = vec![vec![0.0f32; n]; cfg.threads];
-    let mut scratch: Vec<Scratch> = (0..cfg.threads).map(|_| Scratch::new(cfg.hidden)).collect();
-    let mut grad = vec![0.0f32; n];
+    let mut stepper = Stepper::new(cfg, &state, train_set.len() as u64)?;
     let mut order: Vec<u32> = Vec::with_capacity(train_set.len());
     let mut batch: Vec<&Sample> = Vec::with_capacity(cfg.batch);
-    let batches = train_set.len().div_ceil(cfg.batch) as u64;
-    let total_steps = batches * cfg.epochs as u64;
-    let last = cfg.stop_after.unwrap_or(cfg.epochs).min(cfg.epochs);
     let mut reports = Vec::new();
-    while state.epochs_done < last {
+    while state.epochs_done < stepper.last {
         let epoch = state.epochs_done + 1;
         let start = Instant::now();
         order.clear();
         order.extend(0..train_set.len() as u32);
         state.rng.shuffle(&mut order);
         let mut loss_sum = 0.0;
-        let mut lr = cfg.lr;
         for (b, idx) in order.chunks(cfg.batch).enumerate() {
             batch.clear();
             batch.extend(idx.iter().map(|&i| &train_set[i as usize]));
-            loss_sum += batch_gradient(
-                &state.params,
-                &batch,
-                cfg.objective(),
-                &mut grads,
-                &mut scratch,
-                &mut grad,
-            );
-            lr = cosine_lr(cfg.lr, state.opt.step, total_steps);
-            state
-                .opt
-                .step(&mut state.params.w, &grad, lr, cfg.weight_decay);
-            state.params.clip();
+            loss_sum += stepper.step(cfg, &mut state, &batch);
             let done = ((b + 1) * cfg.batch).min(train_set.len());
             on_event(&TrainEvent::Batch {
                 epoch,
@@ -367,27 +343,130 @@ pub fn train(
                 positions_per_s: done as f64 / start.elapsed().as_secs_f64().max(1e-9),
             });
         }
-        let positions_per_s = train_set.len() as f64 / start.elapsed().as_secs_f64().max(1e-9);
-        state.epochs_done = epoch;
-        let net = match &cfg.out_dir {
-            Some(dir) => Some(save_epoch(dir, &state, train_set)?),
-            None => None,
-        };
-        let report = EpochReport {
-            epoch,
-            train_loss: loss_sum / train_set.len() as f64,
-            val_loss: mean_loss(&state.params, val_set, cfg.objective(), cfg.threads),
-            positions_per_s,
-            lr,
-            net,
-        };
+        let report =
+            stepper.end_epoch(cfg, &mut state, train_set, val_set, loss_sum, start, 0.0)?;
         on_event(&TrainEvent::Epoch(report.clone()));
         reports.push(report);
     }
+    finish(cfg, state, train_set, reports)
+}
+
+/// What one batch step needs, shared by [`train`] and [`stream::train`]: the per-thread
+/// gradients and scratch, and the schedule's length.
+pub(crate) struct Stepper {
+    grads: Vec<Vec<f32>>,
+    scratch: Vec<Scratch>,
+    grad: Vec<f32>,
+    /// Training samples per epoch.
+    per_epoch: u64,
+    total_steps: u64,
+    /// The epoch this run stops after.
+    pub(crate) last: u32,
+    lr: f32,
+}
+
+impl Stepper {
+    /// Checks `cfg` against `state` and makes the output folder.
+    pub(crate) fn new(
+        cfg: &TrainConfig,
+        state: &Checkpoint,
+        per_epoch: u64,
+    ) -> Result<Stepper, TrainError> {
+        if (state.params.hidden, state.params.buckets) != (cfg.hidden, cfg.buckets) {
+            return Err(TrainError::Config(format!(
+                "the checkpoint has hidden size {} and {} output bucket(s), not {} and {}",
+                state.params.hidden, state.params.buckets, cfg.hidden, cfg.buckets
+            )));
+        }
+        cfg.check()?;
+        if per_epoch == 0 {
+            return Err(TrainError::Config(
+                "nothing to train on: no training positions".into(),
+            ));
+        }
+        if let Some(dir) = &cfg.out_dir {
+            std::fs::create_dir_all(dir).map_err(|e| TrainError::Io {
+                path: dir.display().to_string(),
+                message: e.to_string(),
+            })?;
+        }
+        let n = state.params.w.len();
+        Ok(Stepper {
+            grads: vec![vec![0.0f32; n]; cfg.threads],
+            scratch: (0..cfg.threads).map(|_| Scratch::new(cfg.hidden)).collect(),
+            grad: vec![0.0f32; n],
+            per_epoch,
+            total_steps: per_epoch.div_ceil(cfg.batch as u64) * cfg.epochs as u64,
+            last: cfg.stop_after.unwrap_or(cfg.epochs).min(cfg.epochs),
+            lr: cfg.lr,
+        })
+    }
+
+    /// One AdamW step on `batch`'s mean gradient; returns the batch's summed loss.
+    pub(crate) fn step(
+        &mut self,
+        cfg: &TrainConfig,
+        state: &mut Checkpoint,
+        batch: &[&Sample],
+    ) -> f64 {
+        let loss = batch_gradient(
+            &state.params,
+            batch,
+            cfg.objective(),
+            &mut self.grads,
+            &mut self.scratch,
+            &mut self.grad,
+        );
+        self.lr = cosine_lr(cfg.lr, state.opt.step, self.total_steps);
+        state
+            .opt
+            .step(&mut state.params.w, &self.grad, self.lr, cfg.weight_decay);
+        state.params.clip();
+        loss
+    }
+
+    /// Closes an epoch begun at `start`: the checkpoint and the quantised net (its bias
+    /// calibrated on `calibration`), and the report.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn end_epoch(
+        &self,
+        cfg: &TrainConfig,
+        state: &mut Checkpoint,
+        calibration: &[Sample],
+        val_set: &[Sample],
+        loss_sum: f64,
+        start: Instant,
+        waited_s: f64,
+    ) -> Result<EpochReport, TrainError> {
+        let positions_per_s = self.per_epoch as f64 / start.elapsed().as_secs_f64().max(1e-9);
+        state.epochs_done += 1;
+        let net = match &cfg.out_dir {
+            Some(dir) => Some(save_epoch(dir, state, calibration)?),
+            None => None,
+        };
+        Ok(EpochReport {
+            epoch: state.epochs_done,
+            train_loss: loss_sum / self.per_epoch as f64,
+            val_loss: mean_loss(&state.params, val_set, cfg.objective(), cfg.threads),
+            positions_per_s,
+            lr: self.lr,
+            waited_s,
+            net,
+        })
+    }
+}
+
+/// Writes `final.nnue` (its bias calibrated on `calibration`) and returns the run.
+pub(crate) fn finish(
+    cfg: &TrainConfig,
+    state: Checkpoint,
+    calibration: &[Sample],
+    reports: Vec<EpochReport>,
+) -> Result<Trained, TrainError> {
     if let Some(dir) = &cfg.out_dir {
         write_atomic(
             &dir.join("final.nnue"),
-            &state.params.quantise_calibrated(train_set)?.to_bytes(),
+            &state.params.quantise_calibrated(calibration)?.to_bytes(),
         )?;
     }
     Ok(Trained { state, reports })

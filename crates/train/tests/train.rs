@@ -5,7 +5,6 @@
 //! float net.
 
 use sable_chess::{Color, Position};
-use sable_engine::eval::Evaluator;
 use sable_engine::nnue::rng::Rng;
 use sable_engine::nnue::{Network, QB};
 use sable_formats::record::{GameRecord, GameResult, Ply, Score, Termination};
@@ -14,44 +13,8 @@ use sable_train::data::{self, LoadStats, Sample};
 use sable_train::model::{fit_scale, Objective, Params, Scratch};
 use sable_train::{self as trainer, dense, TrainConfig};
 
-/// Positions of random games, scored by the hand-crafted evaluation; the "result" is
-/// what that score predicts (won above 200 cp, lost below -200, else drawn).
-fn fixture(n: usize, seed: u64) -> Vec<(Position, i16, f32)> {
-    let mut rng = Rng(seed);
-    let mut eval = Evaluator::new();
-    let mut out = Vec::new();
-    while out.len() < n {
-        let mut pos = Position::startpos();
-        for _ in 0..rng.below(80) + 4 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos.make(moves.as_slice()[rng.below(moves.len())]);
-        }
-        if pos.in_check() || pos.legal_moves().is_empty() {
-            continue;
-        }
-        let cp = eval.evaluate(&pos).clamp(-3000, 3000) as i16;
-        let result = if cp > 200 {
-            1.0
-        } else if cp < -200 {
-            0.0
-        } else {
-            0.5
-        };
-        out.push((pos, cp, result));
-    }
-    out
-}
-
-fn samples(n: usize, seed: u64) -> Vec<Sample> {
-    fixture(n, seed)
-        .iter()
-        .enumerate()
-        .map(|(i, (p, s, r))| Sample::new(p, *s, *r).in_game(i as u32 / 8))
-        .collect()
-}
+mod common;
+use common::{fixture, samples};
 
 fn config() -> TrainConfig {
     TrainConfig {

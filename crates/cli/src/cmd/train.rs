@@ -8,6 +8,7 @@ use super::{CliError, CliResult};
 use indicatif::{ProgressBar, ProgressStyle};
 use sable_train::checkpoint::Checkpoint;
 use sable_train::data::{self, LoadStats};
+use sable_train::stream::{self, StreamConfig};
 use sable_train::{self as trainer, dense, model, TrainConfig, TrainEvent};
 use std::path::PathBuf;
 
@@ -58,6 +59,11 @@ pub struct Args {
     /// the validation positions).
     #[arg(long)]
     mirror: bool,
+    /// Positions held in memory at most (76 bytes each): data that fits is loaded whole
+    /// and shuffled whole every epoch; more is streamed from the files, read again every
+    /// epoch in chunks of a third of this, with the validation set capped at an eighth.
+    #[arg(long, default_value_t = 16_000_000, value_parser = clap::value_parser!(u64).range(3..))]
+    buffer: u64,
     /// Continue from this checkpoint (same data, seed and settings).
     #[arg(long)]
     resume: Option<PathBuf>,
@@ -123,10 +129,34 @@ pub fn run(args: Args) -> CliResult {
     } else {
         cfg.check().map_err(fail)?;
     }
+    let buffer = usize::try_from(args.buffer).unwrap_or(usize::MAX);
+    let stream = StreamConfig {
+        buffer,
+        mirror: args.mirror,
+        val_max: buffer / 8,
+    };
+    // Loaded whole while it fits (mirrored copies may double it); past that, streamed.
+    let per_sample = if args.mirror { 2 } else { 1 };
     let mut samples = Vec::new();
     let mut stats = LoadStats::default();
+    let mut fits = true;
     for path in &args.inputs {
         data::load(path, &mut samples, &mut stats).map_err(fail)?;
+        if samples.len().saturating_mul(per_sample) > buffer {
+            fits = false;
+            break;
+        }
+    }
+    if !fits && !args.bench {
+        drop(samples);
+        return run_streaming(&args, cfg, &stream);
+    }
+    if !fits {
+        samples.truncate(buffer / per_sample);
+        eprintln!(
+            "--bench: measuring on the first {} positions",
+            samples.len()
+        );
     }
     for t in &stats.truncated {
         eprintln!("warning: {t}");
@@ -175,15 +205,70 @@ pub fn run(args: Args) -> CliResult {
         );
         return Ok(());
     }
-    let state = match &args.resume {
-        Some(path) => Checkpoint::load(path).map_err(fail)?,
-        None => trainer::fresh(&cfg),
-    };
-    let bar = ProgressBar::new(train_set.len() as u64).with_style(
+    let state = start_state(&args, &cfg)?;
+    let bar = progress(train_set.len() as u64);
+    let trained =
+        trainer::train(&cfg, state, &train_set, &val_set, |e| report(&bar, e)).map_err(fail)?;
+    finish(&args, &bar, &trained)
+}
+
+/// More data than `--buffer` holds: one reading to survey it, then training streams it.
+fn run_streaming(args: &Args, mut cfg: TrainConfig, stream: &StreamConfig) -> CliResult {
+    let fail = |e: trainer::TrainError| CliError::msg(e.to_string());
+    eprintln!(
+        "more than --buffer {} positions: streaming from the files",
+        stream.buffer
+    );
+    let survey = stream::survey(&args.inputs, &cfg, stream).map_err(fail)?;
+    for t in &survey.truncated {
+        eprintln!("warning: {t}");
+    }
+    eprintln!(
+        "{} positions from {} games, read in {:.1} s ({:.0} positions/s): {} training a \
+         epoch ({} of them mirrored copies) in chunks of {}, {} validation ({} held-out \
+         positions past the cap of {} left out)",
+        survey.samples,
+        survey.games,
+        survey.seconds,
+        survey.samples as f64 / survey.seconds.max(1e-9),
+        survey.train,
+        survey.mirrored,
+        stream.chunk(),
+        survey.val.len(),
+        survey.val_dropped,
+        stream.val_max
+    );
+    // Fitted on the evenly spaced calibration samples: one number needs no more.
+    let fitted = model::fit_scale(&survey.calibration);
+    if let Scale::Auto = args.scale {
+        cfg.scale = fitted;
+    }
+    eprintln!(
+        "score scale {:.0} cp (the results fit {fitted:.0} cp), wdl {}",
+        cfg.scale, args.wdl
+    );
+    let state = start_state(args, &cfg)?;
+    let bar = progress(survey.train);
+    let trained = stream::train(&cfg, stream, state, &survey, |e| report(&bar, e)).map_err(fail)?;
+    finish(args, &bar, &trained)
+}
+
+fn start_state(args: &Args, cfg: &TrainConfig) -> Result<Checkpoint, CliError> {
+    match &args.resume {
+        Some(path) => Checkpoint::load(path).map_err(|e| CliError::msg(e.to_string())),
+        None => Ok(trainer::fresh(cfg)),
+    }
+}
+
+fn progress(len: u64) -> ProgressBar {
+    ProgressBar::new(len).with_style(
         ProgressStyle::with_template("epoch {prefix} {bar:40} {pos}/{len} {msg} [{elapsed}<{eta}]")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let trained = trainer::train(&cfg, state, &train_set, &val_set, |e| match e {
+    )
+}
+
+fn report(bar: &ProgressBar, e: &TrainEvent) {
+    match e {
         TrainEvent::Batch {
             epoch,
             done,
@@ -195,17 +280,25 @@ pub fn run(args: Args) -> CliResult {
             bar.set_message(format!("{positions_per_s:.0} pos/s"));
         }
         TrainEvent::Epoch(r) => {
+            // Streamed, the time training waited for reading (0: it never did).
+            let waited = if r.waited_s > 0.0 {
+                format!(", waited {:.1} s for data", r.waited_s)
+            } else {
+                String::new()
+            };
             // Printed around the bar, not by it: a hidden bar (no terminal) prints nothing.
             bar.suspend(|| {
                 println!(
-                    "epoch {:>3}: train loss {:.6}, validation loss {:.6}, {:.0} pos/s, lr {:.2e}",
+                    "epoch {:>3}: train loss {:.6}, validation loss {:.6}, {:.0} pos/s, lr {:.2e}{waited}",
                     r.epoch, r.train_loss, r.val_loss, r.positions_per_s, r.lr
                 )
             });
             bar.reset();
         }
-    })
-    .map_err(fail)?;
+    }
+}
+
+fn finish(args: &Args, bar: &ProgressBar, trained: &trainer::Trained) -> CliResult {
     bar.finish_and_clear();
     let net = args.out_dir.join("final.nnue");
     println!("wrote {}", net.display());

@@ -1,0 +1,240 @@
+//! The streaming trainer against the in-memory one as the oracle: an epoch reads every
+//! training sample once and no validation sample, in chunks no larger than a third of
+//! the buffer; the survey holds out the same games as `split`; training streamed is
+//! deterministic, resumes bit for bit, takes as many steps as in memory and learns; a
+//! file changed under it is an error, not a silent difference.
+
+use sable_train::checkpoint::Checkpoint;
+use sable_train::data::{self, LoadStats, Sample};
+use sable_train::stream::{self, StreamConfig, Survey};
+use sable_train::{self as trainer, TrainConfig};
+use std::path::PathBuf;
+use std::sync::mpsc::sync_channel;
+
+mod common;
+
+fn config() -> TrainConfig {
+    TrainConfig {
+        hidden: 16,
+        epochs: 3,
+        batch: 64,
+        lr: 0.01,
+        wdl: 0.25,
+        val: 0.1,
+        threads: 2,
+        seed: 3,
+        ..TrainConfig::default()
+    }
+}
+
+/// Three text files of `per_file` positions each in a folder of their own.
+fn files(tag: &str, per_file: usize) -> (PathBuf, Vec<PathBuf>) {
+    let dir = std::env::temp_dir().join(format!("sable-stream-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let paths = (0..3)
+        .map(|i| common::text_file(&dir.join(format!("{i}.txt")), per_file, 40 + i as u64))
+        .collect();
+    (dir, paths)
+}
+
+/// Everything in memory, split as `sable train` splits data that fits.
+fn in_memory(paths: &[PathBuf], cfg: &TrainConfig, mirror: bool) -> (Vec<Sample>, Vec<Sample>) {
+    let mut all = Vec::new();
+    let mut stats = LoadStats::default();
+    for p in paths {
+        data::load(p, &mut all, &mut stats).unwrap();
+    }
+    let (mut train, val) = trainer::split(all, cfg.val, cfg.seed);
+    if mirror {
+        data::add_mirrored(&mut train);
+    }
+    (train, val)
+}
+
+/// A multiset of samples as a sorted list of their contents.
+fn sorted(samples: &[Sample]) -> Vec<(u32, i16, u8, Vec<u16>)> {
+    let mut keys: Vec<_> = samples
+        .iter()
+        .map(|s| (s.game, s.score, s.result, s.active().to_vec()))
+        .collect();
+    keys.sort();
+    keys
+}
+
+fn chunks(
+    survey: &Survey,
+    order: &[usize],
+    cfg: &TrainConfig,
+    stream: &StreamConfig,
+) -> Vec<Vec<Sample>> {
+    let (tx, rx) = sync_channel(0);
+    std::thread::scope(|s| {
+        s.spawn(|| stream::read_chunks(survey, order, cfg, stream, tx));
+        rx.iter().map(|c| c.unwrap()).collect()
+    })
+}
+
+#[test]
+fn an_epoch_reads_every_training_sample_once_in_bounded_chunks() {
+    let (dir, paths) = files("epoch", 300);
+    let cfg = config();
+    for mirror in [false, true] {
+        let stream = StreamConfig {
+            buffer: 150,
+            mirror,
+            val_max: 10_000,
+        };
+        let (train, val) = in_memory(&paths, &cfg, mirror);
+        let survey = stream::survey(&paths, &cfg, &stream).unwrap();
+        assert_eq!((survey.samples, survey.games), (900, 900));
+        assert_eq!(survey.train, train.len() as u64);
+        assert_eq!(
+            survey.val, val,
+            "the same games held out, in the same order"
+        );
+        assert_eq!(survey.val_dropped, 0);
+        // Under the cap every training sample is kept for calibration, in file order.
+        let originals: Vec<Sample> = in_memory(&paths, &cfg, false).0;
+        assert_eq!(survey.calibration, originals);
+        if mirror {
+            assert!(survey.mirrored > 0 && survey.train > originals.len() as u64);
+        }
+        for order in [[0, 1, 2], [2, 0, 1]] {
+            let got = chunks(&survey, &order, &cfg, &stream);
+            let (last, full) = got.split_last().unwrap();
+            for c in full {
+                // A chunk is sent once it reaches 50; a mirrored copy may make it 51.
+                assert!((50..=51).contains(&c.len()), "{}", c.len());
+            }
+            assert!(!last.is_empty() && last.len() <= 51);
+            // The first chunk comes from the first file read.
+            let first_file = &survey.sources[order[0]];
+            assert!(got[0][0].game > first_file.games_before);
+            assert_eq!(sorted(&got.concat()), sorted(&train));
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_validation_set_is_capped_and_the_rest_left_out() {
+    let (dir, paths) = files("cap", 200);
+    let cfg = config();
+    let stream = StreamConfig {
+        buffer: 90,
+        mirror: false,
+        val_max: 5,
+    };
+    let (train, val) = in_memory(&paths, &cfg, false);
+    let survey = stream::survey(&paths, &cfg, &stream).unwrap();
+    assert_eq!(survey.val, val[..5]);
+    assert_eq!(survey.val_dropped, val.len() as u64 - 5);
+    // Held-out positions past the cap are not trained on either.
+    assert_eq!(survey.train, train.len() as u64);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn streamed_training_learns_is_deterministic_and_resumes_exactly() {
+    let (dir, paths) = files("train", 500);
+    let mut cfg = config();
+    cfg.epochs = 8;
+    let stream = StreamConfig {
+        buffer: 300,
+        mirror: false,
+        val_max: 10_000,
+    };
+    let survey = stream::survey(&paths, &cfg, &stream).unwrap();
+    let before = trainer::mean_loss(
+        &trainer::fresh(&cfg).params,
+        &survey.val,
+        cfg.objective(),
+        1,
+    );
+    let mut batches = 0;
+    let whole = stream::train(&cfg, &stream, trainer::fresh(&cfg), &survey, |e| {
+        if let trainer::TrainEvent::Batch { .. } = e {
+            batches += 1;
+        }
+    })
+    .unwrap();
+    // It learns about as well as the same samples in memory (another shuffle).
+    let after = whole.reports.last().unwrap().val_loss;
+    let (train, val) = in_memory(&paths, &cfg, false);
+    let memory = trainer::train(&cfg, trainer::fresh(&cfg), &train, &val, |_| {}).unwrap();
+    let reference = memory.reports.last().unwrap().val_loss;
+    eprintln!("validation loss {before:.5} -> {after:.5} streamed, {reference:.5} in memory");
+    assert!(after < 0.85 * before, "validation loss {before} -> {after}");
+    assert!(
+        after < 1.1 * reference,
+        "streamed {after}, in memory {reference}"
+    );
+    // As many steps as in memory: every batch full but each epoch's last.
+    let per_epoch = survey.train.div_ceil(cfg.batch as u64);
+    assert_eq!(whole.state.opt.step, per_epoch * 8);
+    assert_eq!(memory.state.opt.step, per_epoch * 8);
+    assert_eq!(batches, per_epoch * 8);
+
+    let again = stream::train(&cfg, &stream, trainer::fresh(&cfg), &survey, |_| {}).unwrap();
+    assert_eq!(again.state, whole.state);
+
+    let out = dir.join("out");
+    let mut first = cfg.clone();
+    first.stop_after = Some(1);
+    first.out_dir = Some(out.clone());
+    stream::train(&first, &stream, trainer::fresh(&cfg), &survey, |_| {}).unwrap();
+    let saved = Checkpoint::load(&out.join("checkpoint.ckpt")).unwrap();
+    assert_eq!(saved.epochs_done, 1);
+    let net = sable_engine::nnue::Network::load(&out.join("epoch-001.nnue")).unwrap();
+    assert_eq!(
+        net,
+        saved
+            .params
+            .quantise_calibrated(&survey.calibration)
+            .unwrap()
+    );
+    let rest = stream::train(&cfg, &stream, saved, &survey, |_| {}).unwrap();
+    assert_eq!(rest.state, whole.state);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_file_changed_under_the_trainer_is_an_error() {
+    let (dir, paths) = files("changed", 150);
+    let cfg = config();
+    let stream = StreamConfig {
+        buffer: 120,
+        mirror: false,
+        val_max: 10_000,
+    };
+    let survey = stream::survey(&paths, &cfg, &stream).unwrap();
+    let text = std::fs::read_to_string(&paths[1]).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    for changed in [format!("{text}{}\n", lines[0]), lines[1..].join("\n")] {
+        std::fs::write(&paths[1], &changed).unwrap();
+        let err = stream::train(&cfg, &stream, trainer::fresh(&cfg), &survey, |_| {})
+            .err()
+            .expect("trained on changed files");
+        assert!(
+            err.to_string().contains("changed since training began"),
+            "{err}"
+        );
+    }
+    // The same size, one sample fewer (a line made a comment): the digest gives it away.
+    let comment = format!("#{}", "x".repeat(lines[0].len() - 1));
+    let same_size = text.replacen(lines[0], &comment, 1);
+    assert_eq!(same_size.len(), text.len());
+    std::fs::write(&paths[1], &same_size).unwrap();
+    let err = stream::train(&cfg, &stream, trainer::fresh(&cfg), &survey, |_| {})
+        .err()
+        .expect("trained on changed files");
+    assert!(err.to_string().contains("other samples"), "{err}");
+    let mut damaged = text.clone().into_bytes();
+    damaged[..4].copy_from_slice(b"nope");
+    std::fs::write(&paths[1], damaged).unwrap();
+    let err = stream::train(&cfg, &stream, trainer::fresh(&cfg), &survey, |_| {})
+        .err()
+        .expect("trained on a damaged file");
+    assert!(err.to_string().contains("1.txt:1"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
