@@ -173,6 +173,7 @@ pub struct Engine {
 /// How far the engine's last [`LEARN_SEARCHES`] searches must all agree that one side
 /// is winning for [`Engine::inferred_result`] to call the game decided.
 pub const LEARN_DECISIVE_CP: i32 = 500;
+/// How many of the engine's last searches [`Engine::inferred_result`] reads.
 pub const LEARN_SEARCHES: usize = 3;
 
 impl Default for Engine {

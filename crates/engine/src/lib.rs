@@ -30,7 +30,8 @@ pub mod tunables;
 
 pub use book::{BookChoice, BookMode};
 pub use engine::{
-    Engine, EngineError, EngineOptions, HASH_MB, MOVE_OVERHEAD_MS, MULTI_PV, THREADS,
+    Engine, EngineError, EngineOptions, HASH_MB, LEARN_DECISIVE_CP, LEARN_SEARCHES,
+    MOVE_OVERHEAD_MS, MULTI_PV, THREADS,
 };
 pub use limits::{Clock, SearchLimits};
 pub use report::{Bound, ScoreReport, SearchEvent, SearchInfo, SearchResult, Wdl};

@@ -3,7 +3,7 @@
 //!
 //! Which slider lookup runs: a build for BMI2 CPUs (`-C target-feature=+bmi2`) uses PEXT
 //! everywhere; any other build uses magics, and code that picks its lookups at run time
-//! through [`Sliders`] (perft) may use PEXT once the CPU is known to have a fast one.
+//! through `Sliders` (perft) may use PEXT once the CPU is known to have a fast one.
 
 pub mod gen;
 

@@ -78,7 +78,7 @@ pub fn eval_graph_png(game: &GameReport) -> Vec<u8> {
     encode(&render(game), WIDTH, HEIGHT)
 }
 
-/// An 8-bit indexed PNG of `pixels` (row by row) in [`PALETTE`].
+/// An 8-bit indexed PNG of `pixels` (row by row) in the palette `PALETTE`.
 pub fn encode(pixels: &[u8], width: usize, height: usize) -> Vec<u8> {
     let mut raw = Vec::with_capacity((width + 1) * height);
     for row in pixels.chunks(width) {

@@ -15,8 +15,8 @@ use std::fmt;
 /// How strictly SAN is read.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum SanMode {
-    /// Only the text [`Position::san`] writes (disambiguation, capture mark, `=Q`, `+`/`#`
-    /// exactly as needed). A null move is `--`.
+    /// Only the text [`Position::san`](crate::Position::san) writes (disambiguation,
+    /// capture mark, `=Q`, `+`/`#` exactly as needed). A null move is `--`.
     #[default]
     Strict,
     /// Also `0-0`, `e8Q`, `e8=q`, `exd6e.p.`, missing or extra `+`/`#`, trailing `!?`,
