@@ -8,8 +8,8 @@ use crate::TrainError;
 use sable_chess::{CastlingMode, Color, Position};
 use sable_engine::nnue::{active_features, MAX_ACTIVE};
 use sable_formats::record::{Filter, RecordReader, TrainingPositions};
-use std::io::{BufRead, BufReader, Read};
-use std::path::Path;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
 
 /// One training position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,34 +111,24 @@ pub fn load(path: &Path, out: &mut Vec<Sample>, stats: &mut LoadStats) -> Result
 /// numbering games on from `games` (left at the last game's number), and returns how
 /// many samples there were. A record file cut inside its last record is noted in
 /// `truncated` after its complete records; a file that gives no sample is an error.
-/// The streaming trainer ([`crate::stream`]) reads through this, so that a data set
-/// larger than memory is never held whole.
 pub fn read(
     path: &Path,
     games: &mut u32,
     truncated: &mut Vec<String>,
     mut sink: impl FnMut(Sample),
 ) -> Result<usize, TrainError> {
-    let io = |e: std::io::Error| TrainError::Io {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    };
-    let mut file = BufReader::new(std::fs::File::open(path).map_err(io)?);
-    let first = file.fill_buf().map_err(io)?.first().copied();
+    let mut samples = Samples::open(path, *games)?;
     let mut count = 0;
-    let mut counted = |s: Sample| {
+    for s in samples.by_ref() {
+        sink(s?);
         count += 1;
-        sink(s)
-    };
-    if first == Some(sable_formats::record::MAGIC) {
-        read_records(path, file, games, truncated, &mut counted)?;
-    } else {
-        read_text(path, file, games, &mut counted)?;
     }
+    *games = samples.games();
+    truncated.extend(samples.truncated.take());
     if count == 0 {
         return Err(TrainError::Data {
             path: path.display().to_string(),
-            message: if first.is_none() {
+            message: if samples.empty {
                 "the file is empty".to_string()
             } else {
                 "no training positions in the file".to_string()
@@ -148,63 +138,125 @@ pub fn read(
     Ok(count)
 }
 
-fn read_records(
-    path: &Path,
-    file: impl Read,
-    games: &mut u32,
-    truncated: &mut Vec<String>,
-    sink: &mut impl FnMut(Sample),
-) -> Result<(), TrainError> {
-    let mut positions = TrainingPositions::new(RecordReader::new(file), Filter::default());
-    let mut last_record = None;
-    while let Some(item) = positions.next() {
-        // A game's positions come out together, after its record was read.
-        let record = positions.reader().record_offset();
-        if last_record != Some(record) {
-            last_record = Some(record);
-            *games += 1;
-        }
-        match item {
-            Ok(tp) => sink(Sample::new(&tp.pos, tp.score, tp.result).in_game(*games)),
-            Err(e) if e.is_truncation() => {
-                truncated.push(format!("{}: {e}", path.display()));
-                break;
-            }
-            Err(e) => {
-                return Err(TrainError::Data {
-                    path: path.display().to_string(),
-                    message: e.to_string(),
-                })
-            }
-        }
-    }
-    Ok(())
+/// The samples of one training file in file order, as an iterator, so that the
+/// streaming trainer ([`crate::stream`]) can draw from many files at once: game records
+/// (first byte the record magic) through the training filter, or text lines
+/// `FEN | score | result`: the score in centipawns and the result (`1.0`, `0.5`, `0.0`,
+/// or `1-0`, `1/2-1/2`, `0-1`) both from White's side, as in bullet's text format, blank
+/// lines and lines starting with `#` skipped, each line a game of its own. Games are
+/// numbered on from the number given to [`Samples::open`].
+pub struct Samples {
+    path: PathBuf,
+    inner: Inner,
+    games: u32,
+    /// The file had no bytes at all.
+    empty: bool,
+    /// Set when a record file ended inside its last record (the iterator then ends).
+    pub truncated: Option<String>,
 }
 
-/// `FEN | score | result`: the score in centipawns and the result (`1.0`, `0.5`, `0.0`,
-/// or `1-0`, `1/2-1/2`, `0-1`) both from White's side, as in bullet's text format.
-/// Blank lines and lines starting with `#` are skipped.
-fn read_text(
-    path: &Path,
-    file: impl BufRead,
-    games: &mut u32,
-    sink: &mut impl FnMut(Sample),
-) -> Result<(), TrainError> {
-    for (i, line) in file.lines().enumerate() {
-        let err = |message: String| TrainError::Data {
-            path: format!("{}:{}", path.display(), i + 1),
-            message,
+enum Inner {
+    Records {
+        positions: TrainingPositions<BufReader<std::fs::File>>,
+        last_record: Option<u64>,
+    },
+    Text {
+        lines: std::io::Lines<BufReader<std::fs::File>>,
+        line: usize,
+    },
+    Done,
+}
+
+impl Samples {
+    pub fn open(path: &Path, games_before: u32) -> Result<Samples, TrainError> {
+        let io = |e: std::io::Error| TrainError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
         };
-        let line = line.map_err(|e| err(e.to_string()))?;
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (pos, score, result) = parse_text_line(line).map_err(err)?;
-        *games += 1;
-        sink(Sample::new(&pos, score, result).in_game(*games));
+        let mut file = BufReader::new(std::fs::File::open(path).map_err(io)?);
+        let first = file.fill_buf().map_err(io)?.first().copied();
+        let inner = if first == Some(sable_formats::record::MAGIC) {
+            Inner::Records {
+                positions: TrainingPositions::new(RecordReader::new(file), Filter::default()),
+                last_record: None,
+            }
+        } else {
+            Inner::Text {
+                lines: file.lines(),
+                line: 0,
+            }
+        };
+        Ok(Samples {
+            path: path.to_path_buf(),
+            inner,
+            games: games_before,
+            empty: first.is_none(),
+            truncated: None,
+        })
     }
-    Ok(())
+
+    /// The number of the last game read.
+    pub fn games(&self) -> u32 {
+        self.games
+    }
+
+    fn error(&mut self, path: String, message: String) -> Option<Result<Sample, TrainError>> {
+        self.inner = Inner::Done;
+        Some(Err(TrainError::Data { path, message }))
+    }
+}
+
+impl Iterator for Samples {
+    type Item = Result<Sample, TrainError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match &mut self.inner {
+            Inner::Done => None,
+            Inner::Records {
+                positions,
+                last_record,
+            } => {
+                let item = positions.next()?;
+                // A game's positions come out together, after its record was read.
+                let record = positions.reader().record_offset();
+                if *last_record != Some(record) {
+                    *last_record = Some(record);
+                    self.games += 1;
+                }
+                match item {
+                    Ok(tp) => Some(Ok(
+                        Sample::new(&tp.pos, tp.score, tp.result).in_game(self.games)
+                    )),
+                    Err(e) if e.is_truncation() => {
+                        self.truncated = Some(format!("{}: {e}", self.path.display()));
+                        self.inner = Inner::Done;
+                        None
+                    }
+                    Err(e) => self.error(self.path.display().to_string(), e.to_string()),
+                }
+            }
+            Inner::Text { lines, line } => loop {
+                let text = lines.next()?;
+                *line += 1;
+                let at = format!("{}:{}", self.path.display(), line);
+                let text = match text {
+                    Ok(t) => t,
+                    Err(e) => return self.error(at, e.to_string()),
+                };
+                let text = text.trim();
+                if text.is_empty() || text.starts_with('#') {
+                    continue;
+                }
+                match parse_text_line(text) {
+                    Ok((pos, score, result)) => {
+                        self.games += 1;
+                        return Some(Ok(Sample::new(&pos, score, result).in_game(self.games)));
+                    }
+                    Err(message) => return self.error(at, message),
+                }
+            },
+        }
+    }
 }
 
 /// One text line as (position, score for the side to move, result for the side to move).

@@ -33,6 +33,7 @@ use checkpoint::{write_atomic, Checkpoint};
 use data::Sample;
 use model::{Objective, Params, Scratch};
 use rng::Rng;
+use std::borrow::Borrow;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -270,9 +271,9 @@ pub fn mean_loss(params: &Params, samples: &[Sample], obj: Objective, threads: u
 
 /// One batch's gradient (mean over the batch) into `grad`, split across `grads.len()`
 /// threads; returns the batch's summed loss.
-fn batch_gradient(
+fn batch_gradient<T: Borrow<Sample> + Sync>(
     params: &Params,
-    batch: &[&Sample],
+    batch: &[T],
     obj: Objective,
     grads: &mut [Vec<f32>],
     scratch: &mut [Scratch],
@@ -287,7 +288,7 @@ fn batch_gradient(
                 s.spawn(move || {
                     g.fill(0.0);
                     part.iter()
-                        .map(|x| params.backward(x, obj, g, sc) as f64)
+                        .map(|x| params.backward(x.borrow(), obj, g, sc) as f64)
                         .sum::<f64>()
                 })
             })
@@ -403,11 +404,11 @@ impl Stepper {
     }
 
     /// One AdamW step on `batch`'s mean gradient; returns the batch's summed loss.
-    pub(crate) fn step(
+    pub(crate) fn step<T: Borrow<Sample> + Sync>(
         &mut self,
         cfg: &TrainConfig,
         state: &mut Checkpoint,
-        batch: &[&Sample],
+        batch: &[T],
     ) -> f64 {
         let loss = batch_gradient(
             &state.params,

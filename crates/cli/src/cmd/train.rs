@@ -61,7 +61,8 @@ pub struct Args {
     mirror: bool,
     /// Positions held in memory at most (76 bytes each): data that fits is loaded whole
     /// and shuffled whole every epoch; more is streamed from the files, read again every
-    /// epoch in chunks of a third of this, with the validation set capped at an eighth.
+    /// epoch through a shuffle window of most of this, with the validation set capped at
+    /// an eighth.
     #[arg(long, default_value_t = 16_000_000, value_parser = clap::value_parser!(u64).range(3..))]
     buffer: u64,
     /// Continue from this checkpoint (same data, seed and settings).
@@ -225,15 +226,15 @@ fn run_streaming(args: &Args, mut cfg: TrainConfig, stream: &StreamConfig) -> Cl
     }
     eprintln!(
         "{} positions from {} games, read in {:.1} s ({:.0} positions/s): {} training a \
-         epoch ({} of them mirrored copies) in chunks of {}, {} validation ({} held-out \
-         positions past the cap of {} left out)",
+         epoch ({} of them mirrored copies) through a shuffle window of {}, {} validation \
+         ({} held-out positions past the cap of {} left out)",
         survey.samples,
         survey.games,
         survey.seconds,
         survey.samples as f64 / survey.seconds.max(1e-9),
         survey.train,
         survey.mirrored,
-        stream.chunk(),
+        stream.window(),
         survey.val.len(),
         survey.val_dropped,
         stream.val_max
