@@ -12,18 +12,14 @@ use std::path::PathBuf;
 use std::sync::mpsc::sync_channel;
 
 mod common;
+use common::config;
 
-fn config() -> TrainConfig {
-    TrainConfig {
-        hidden: 16,
-        epochs: 3,
-        batch: 64,
-        lr: 0.01,
-        wdl: 0.25,
-        val: 0.1,
-        threads: 2,
-        seed: 3,
-        ..TrainConfig::default()
+/// Streaming `buffer` positions, no mirrored copies, the validation set uncapped.
+fn streaming(buffer: usize) -> StreamConfig {
+    StreamConfig {
+        buffer,
+        mirror: false,
+        val_max: 10_000,
     }
 }
 
@@ -164,14 +160,8 @@ fn streamed_training_learns_is_deterministic_and_resumes_exactly() {
     // Enough positions that the net is not just learning them by heart (with fewer, the
     // shuffle's luck decides the held-out loss), a window of half of them.
     let (dir, paths) = files("train", 1200);
-    let mut cfg = config();
-    cfg.epochs = 4;
-    cfg.batch = 128;
-    let stream = StreamConfig {
-        buffer: 1800,
-        mirror: false,
-        val_max: 10_000,
-    };
+    let cfg = config();
+    let stream = streaming(1800);
     let survey = stream::survey(&paths, &cfg, &stream).unwrap();
     let before = trainer::mean_loss(
         &trainer::fresh(&cfg).params,
@@ -230,11 +220,7 @@ fn streamed_training_learns_is_deterministic_and_resumes_exactly() {
 fn a_file_changed_under_the_trainer_is_an_error() {
     let (dir, paths) = files("changed", 150);
     let cfg = config();
-    let stream = StreamConfig {
-        buffer: 120,
-        mirror: false,
-        val_max: 10_000,
-    };
+    let stream = streaming(120);
     let survey = stream::survey(&paths, &cfg, &stream).unwrap();
     let text = std::fs::read_to_string(&paths[1]).unwrap();
     let lines: Vec<&str> = text.lines().collect();

@@ -14,21 +14,7 @@ use sable_train::model::{fit_scale, Objective, Params, Scratch};
 use sable_train::{self as trainer, dense, TrainConfig};
 
 mod common;
-use common::{fixture, samples};
-
-fn config() -> TrainConfig {
-    TrainConfig {
-        hidden: 16,
-        epochs: 4,
-        batch: 128,
-        lr: 0.01,
-        wdl: 0.25,
-        val: 0.1,
-        threads: 2,
-        seed: 3,
-        ..TrainConfig::default()
-    }
-}
+use common::{config, fixture, samples};
 
 #[test]
 fn training_lowers_the_validation_loss() {

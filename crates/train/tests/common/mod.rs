@@ -6,6 +6,7 @@ use sable_chess::{Color, Position};
 use sable_engine::eval::Evaluator;
 use sable_engine::nnue::rng::Rng;
 use sable_train::data::Sample;
+use sable_train::TrainConfig;
 use std::path::{Path, PathBuf};
 
 /// Positions of random games, scored by the hand-crafted evaluation; the "result" is
@@ -60,4 +61,19 @@ pub fn text_file(path: &Path, n: usize, seed: u64) -> PathBuf {
     }
     std::fs::write(path, text).unwrap();
     path.to_path_buf()
+}
+
+/// A small, quick training setting: hidden 16, four epochs of batches of 128.
+pub fn config() -> TrainConfig {
+    TrainConfig {
+        hidden: 16,
+        epochs: 4,
+        batch: 128,
+        lr: 0.01,
+        wdl: 0.25,
+        val: 0.1,
+        threads: 2,
+        seed: 3,
+        ..TrainConfig::default()
+    }
 }
