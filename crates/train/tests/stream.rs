@@ -222,42 +222,38 @@ fn a_file_changed_under_the_trainer_is_an_error() {
     let cfg = config();
     let stream = streaming(120);
     let survey = stream::survey(&paths, &cfg, &stream).unwrap();
+    // Training after the file changed: the error it stops with.
+    let fails = || {
+        stream::train(&cfg, &stream, trainer::fresh(&cfg), &survey, |_| {})
+            .err()
+            .expect("trained on a changed file")
+            .to_string()
+    };
     let text = std::fs::read_to_string(&paths[1]).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     for changed in [format!("{text}{}\n", lines[0]), lines[1..].join("\n")] {
         std::fs::write(&paths[1], &changed).unwrap();
-        let err = stream::train(&cfg, &stream, trainer::fresh(&cfg), &survey, |_| {})
-            .err()
-            .expect("trained on changed files");
-        assert!(
-            err.to_string().contains("changed since training began"),
-            "{err}"
-        );
+        let err = fails();
+        assert!(err.contains("changed since training began"), "{err}");
     }
     // The same size, one sample fewer (a line made a comment): the count gives it away.
     let comment = format!("#{}", "x".repeat(lines[0].len() - 1));
     let same_size = text.replacen(lines[0], &comment, 1);
     assert_eq!(same_size.len(), text.len());
     std::fs::write(&paths[1], &same_size).unwrap();
-    let err = stream::train(&cfg, &stream, trainer::fresh(&cfg), &survey, |_| {})
-        .err()
-        .expect("trained on changed files");
-    assert!(err.to_string().contains("fewer samples"), "{err}");
+    let err = fails();
+    assert!(err.contains("fewer samples"), "{err}");
     // The same size and count, one result changed: the digest gives it away.
     let line = lines.iter().find(|l| l.ends_with("| 0.5")).unwrap();
     let other = text.replacen(line, &line.replace("| 0.5", "| 1.0"), 1);
     assert_eq!(other.len(), text.len());
     std::fs::write(&paths[1], &other).unwrap();
-    let err = stream::train(&cfg, &stream, trainer::fresh(&cfg), &survey, |_| {})
-        .err()
-        .expect("trained on changed files");
-    assert!(err.to_string().contains("other samples"), "{err}");
+    let err = fails();
+    assert!(err.contains("other samples"), "{err}");
     let mut damaged = text.clone().into_bytes();
     damaged[..4].copy_from_slice(b"nope");
     std::fs::write(&paths[1], damaged).unwrap();
-    let err = stream::train(&cfg, &stream, trainer::fresh(&cfg), &survey, |_| {})
-        .err()
-        .expect("trained on a damaged file");
-    assert!(err.to_string().contains("1.txt:1"), "{err}");
+    let err = fails();
+    assert!(err.contains("1.txt:1"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
 }
