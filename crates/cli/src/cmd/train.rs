@@ -175,16 +175,7 @@ pub fn run(args: Args) -> CliResult {
         train_set.len(),
         val_set.len()
     );
-    // The scale the games' results fit is worth knowing even when it is not used: with
-    // `--wdl` above 0 a scale far from it pulls the net off the search's centipawns.
-    let fitted = model::fit_scale(&train_set);
-    if let Scale::Auto = args.scale {
-        cfg.scale = fitted;
-    }
-    eprintln!(
-        "score scale {:.0} cp (the results fit {fitted:.0} cp), wdl {}",
-        cfg.scale, args.wdl
-    );
+    set_scale(&args, &mut cfg, &train_set);
     if args.bench {
         let state = trainer::fresh(&cfg);
         let t = dense::measure(
@@ -240,7 +231,18 @@ fn run_streaming(args: &Args, mut cfg: TrainConfig, stream: &StreamConfig) -> Cl
         stream.val_max
     );
     // Fitted on the evenly spaced calibration samples: one number needs no more.
-    let fitted = model::fit_scale(&survey.calibration);
+    set_scale(args, &mut cfg, &survey.calibration);
+    let state = start_state(args, &cfg)?;
+    let bar = progress(survey.train);
+    let trained = stream::train(&cfg, stream, state, &survey, |e| report(&bar, e)).map_err(fail)?;
+    finish(args, &bar, &trained)
+}
+
+/// The scale the games' results fit in `samples`, printed, and taken for `--scale auto`.
+/// It is worth knowing even when it is not used: with `--wdl` above 0 a scale far from it
+/// pulls the net off the search's centipawns.
+fn set_scale(args: &Args, cfg: &mut TrainConfig, samples: &[data::Sample]) {
+    let fitted = model::fit_scale(samples);
     if let Scale::Auto = args.scale {
         cfg.scale = fitted;
     }
@@ -248,10 +250,6 @@ fn run_streaming(args: &Args, mut cfg: TrainConfig, stream: &StreamConfig) -> Cl
         "score scale {:.0} cp (the results fit {fitted:.0} cp), wdl {}",
         cfg.scale, args.wdl
     );
-    let state = start_state(args, &cfg)?;
-    let bar = progress(survey.train);
-    let trained = stream::train(&cfg, stream, state, &survey, |e| report(&bar, e)).map_err(fail)?;
-    finish(args, &bar, &trained)
 }
 
 fn start_state(args: &Args, cfg: &TrainConfig) -> Result<Checkpoint, CliError> {
