@@ -317,7 +317,8 @@ impl MovePicker {
                     self.moves.clear();
                     self.index = 0;
                     pos.generate_into(GenType::Quiet, &mut self.moves);
-                    self.moves.retain(|m| pos.gives_check(m));
+                    let info = pos.check_info();
+                    self.moves.retain(|m| pos.gives_check_with(m, &info));
                     let checks = check_squares(pos);
                     for (i, &m) in self.moves.iter().enumerate() {
                         self.scores[i] = quiet_score(pos, hist, cont, &checks, m);

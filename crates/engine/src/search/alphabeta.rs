@@ -18,7 +18,7 @@ use crate::score::{
 use crate::see::see_ge;
 use crate::tt::TtBound;
 use crate::tunables as tp;
-use sable_chess::{Move, Role, Undo};
+use sable_chess::{CheckInfo, Move, Role, Undo};
 use std::sync::OnceLock;
 
 /// Late move reductions by depth and move number: `ln(depth) * ln(moves)` scaled.
@@ -372,6 +372,9 @@ impl Worker {
         let mut best = -INFINITE;
         let mut best_move = Move::NULL;
         let mut move_count = 0usize;
+        // Where each piece would give check, once for the node: each move's test is then
+        // a lookup instead of two slider attacks from the enemy king.
+        let check_info: CheckInfo = self.pos.check_info();
         let mut root_index = self.pv_idx;
         let has_material = self.has_non_pawn_material();
 
@@ -393,7 +396,7 @@ impl Worker {
             }
             move_count += 1;
             let noisy = is_noisy(&self.pos, m);
-            let gives_check = self.pos.gives_check(m);
+            let gives_check = self.pos.gives_check_with(m, &check_info);
             let pt = piece_to(&self.pos, m);
             let hist_score = if noisy {
                 self.pos
