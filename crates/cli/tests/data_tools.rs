@@ -666,8 +666,10 @@ fn train_streams_data_past_its_buffer() {
 
 /// `sable train --king-mirror` (with `--mirror`'s a-h copies too) writes a net of format
 /// version 3 that the engine loads by `EvalFile` and searches with (castling long and
-/// kings crossing the d/e line in the tree) and that plays whole games in `datagen`; a
-/// resume without `--king-mirror` is refused by name.
+/// kings crossing the d/e line in the tree) and that plays whole games in `datagen`;
+/// `sable eval` and `sable nnue rescale` say its inputs are mirrored and the rescaled
+/// copy keeps them; `nnue compare` takes its checkpoint and refuses it beside a plain
+/// net; a resume without `--king-mirror` is refused by name.
 #[test]
 fn train_king_mirror_writes_a_version_3_net_the_engine_plays_with() {
     let records = temp("king-mirror.bin");
@@ -693,8 +695,68 @@ fn train_king_mirror_writes_a_version_3_net_the_engine_plays_with() {
     let bytes = std::fs::read(&net).unwrap();
     assert_eq!(u16::from_le_bytes([bytes[4], bytes[5]]), 3);
     let (ok, eval) = sable(&["eval", "--eval-file", &net]);
-    assert!(ok && eval.contains("NNUE (hidden 16,"), "{eval}");
+    assert!(
+        ok && eval.contains("NNUE (hidden 16,") && eval.contains("mirrored inputs"),
+        "{eval}"
+    );
+
+    let rescaled = temp("king-mirror-340.nnue");
+    let (ok, text) = sable(&[
+        "nnue",
+        "rescale",
+        "--net",
+        &net,
+        "--output-scale",
+        "340",
+        "--out",
+        &rescaled,
+    ]);
+    assert!(ok && text.contains("mirrored inputs"), "{text}");
+    assert_eq!(std::fs::read(&rescaled).unwrap()[4], 3);
     let checkpoint = format!("{out}/checkpoint.ckpt");
+    let (ok, text) = sable(&[
+        "nnue",
+        "compare",
+        "--net",
+        &net,
+        "--checkpoint",
+        &checkpoint,
+    ]);
+    assert!(ok && text.contains("largest |float - quantised|"), "{text}");
+    let plain = temp("plain-16.nnue");
+    let (ok, text) = sable(&["nnue", "random", "--hidden", "16", "--out", &plain]);
+    assert!(ok && !text.contains("mirrored"), "{text}");
+    let (ok, text) = sable(&[
+        "nnue",
+        "compare",
+        "--net",
+        &plain,
+        "--checkpoint",
+        &checkpoint,
+    ]);
+    assert!(!ok && text.contains("not this net's"), "{text}");
+    no_panic(&text);
+    let random = temp("random-king-mirror.nnue");
+    let (ok, text) = sable(&[
+        "nnue",
+        "random",
+        "--hidden",
+        "16",
+        "--king-mirror",
+        "--out",
+        &random,
+    ]);
+    assert!(ok && text.contains("mirrored inputs"), "{text}");
+    assert_eq!(std::fs::read(&random).unwrap()[4], 3);
+    let (ok, text) = sable(&[
+        "nnue",
+        "compare",
+        "--net",
+        &random,
+        "--checkpoint",
+        &checkpoint,
+    ]);
+    assert!(ok && text.contains("largest |float - quantised|"), "{text}");
     let (ok, text) = train(&["--epochs", "3", "--resume", &checkpoint]);
     assert!(!ok && text.contains("--king-mirror"), "{text}");
     no_panic(&text);
