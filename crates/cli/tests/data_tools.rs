@@ -5,6 +5,7 @@ use sable_chess::{CastlingMode, Position};
 use sable_formats::record::{GameRecord, RecordReader};
 
 mod support;
+use support::session::Session;
 use support::{data, python, sable};
 
 fn temp(name: &str) -> String {
@@ -661,4 +662,123 @@ fn train_streams_data_past_its_buffer() {
         let _ = std::fs::remove_dir_all(&out);
     }
     assert_eq!(counts[0], counts[1]);
+}
+
+/// `sable train --king-mirror` (with `--mirror`'s a-h copies too) writes a net of format
+/// version 3 that the engine loads by `EvalFile` and searches with (castling long and
+/// kings crossing the d/e line in the tree) and that plays whole games in `datagen`;
+/// `sable eval` and `sable nnue rescale` say its inputs are mirrored and the rescaled
+/// copy keeps them; `nnue compare` takes its checkpoint and refuses it beside a plain
+/// net; a resume without `--king-mirror` is refused by name.
+#[test]
+fn train_king_mirror_writes_a_version_3_net_the_engine_plays_with() {
+    let records = temp("king-mirror.bin");
+    datagen(&records, "4", "1", "6", &[]);
+    let out = temp("king-mirror-out");
+    let train = |extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            &records,
+            "--hidden",
+            "16",
+            "--batch",
+            "32",
+            "--out-dir",
+            &out,
+        ];
+        args.extend_from_slice(extra);
+        sable(&args)
+    };
+    let (ok, text) = train(&["--king-mirror", "--mirror", "--epochs", "2"]);
+    assert!(ok && text.contains("epoch   2:"), "{text}");
+    let net = format!("{out}/final.nnue");
+    let bytes = std::fs::read(&net).unwrap();
+    assert_eq!(u16::from_le_bytes([bytes[4], bytes[5]]), 3);
+    let (ok, eval) = sable(&["eval", "--eval-file", &net]);
+    assert!(
+        ok && eval.contains("NNUE (hidden 16,") && eval.contains("mirrored inputs"),
+        "{eval}"
+    );
+
+    let rescaled = temp("king-mirror-340.nnue");
+    let (ok, text) = sable(&[
+        "nnue",
+        "rescale",
+        "--net",
+        &net,
+        "--output-scale",
+        "340",
+        "--out",
+        &rescaled,
+    ]);
+    assert!(ok && text.contains("mirrored inputs"), "{text}");
+    assert_eq!(std::fs::read(&rescaled).unwrap()[4], 3);
+    let checkpoint = format!("{out}/checkpoint.ckpt");
+    let (ok, text) = sable(&[
+        "nnue",
+        "compare",
+        "--net",
+        &net,
+        "--checkpoint",
+        &checkpoint,
+    ]);
+    assert!(ok && text.contains("largest |float - quantised|"), "{text}");
+    let plain = temp("plain-16.nnue");
+    let (ok, text) = sable(&["nnue", "random", "--hidden", "16", "--out", &plain]);
+    assert!(ok && !text.contains("mirrored"), "{text}");
+    let (ok, text) = sable(&[
+        "nnue",
+        "compare",
+        "--net",
+        &plain,
+        "--checkpoint",
+        &checkpoint,
+    ]);
+    assert!(!ok && text.contains("not this net's"), "{text}");
+    no_panic(&text);
+    let random = temp("random-king-mirror.nnue");
+    let (ok, text) = sable(&[
+        "nnue",
+        "random",
+        "--hidden",
+        "16",
+        "--king-mirror",
+        "--out",
+        &random,
+    ]);
+    assert!(ok && text.contains("mirrored inputs"), "{text}");
+    assert_eq!(std::fs::read(&random).unwrap()[4], 3);
+    let (ok, text) = sable(&[
+        "nnue",
+        "compare",
+        "--net",
+        &random,
+        "--checkpoint",
+        &checkpoint,
+    ]);
+    assert!(ok && text.contains("largest |float - quantised|"), "{text}");
+    let (ok, text) = train(&["--epochs", "3", "--resume", &checkpoint]);
+    assert!(!ok && text.contains("--king-mirror"), "{text}");
+    no_panic(&text);
+
+    let mut s = Session::start(&[]);
+    s.send(&format!("setoption name EvalFile value {net}"));
+    s.send("setoption name UseNNUE value true");
+    s.send("isready");
+    let lines = s.until_within(|l| l == "readyok", 10_000);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+    let fen = "r3k2r/pppq1ppp/2n5/8/8/2N5/PPPQ1PPP/R3K2R w KQkq - 0 1";
+    s.send(&format!("position fen {fen}"));
+    s.send("go depth 7");
+    let lines = s.until_within(|l| l.starts_with("bestmove"), 60_000);
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+    assert!(pos.parse_uci(best).is_ok(), "{lines:?}");
+    let played = temp("king-mirror-games.bin");
+    datagen(&played, "1", "1", "7", &["--eval-file", &net]);
+    assert_eq!(games(&played).len(), 1);
+    let _ = std::fs::remove_dir_all(&out);
 }

@@ -1,5 +1,6 @@
 //! The measured reason for the AVX2 kernels: incremental updates plus evaluation along
-//! 200 random games, per backend and hidden size, in nanoseconds.
+//! 200 random games, per backend and hidden size, in nanoseconds; and the same with
+//! mirrored inputs (whose king moves across the d/e line recompute the mover's side).
 //!
 //! `cargo run --release -p sable_engine --example nnue_speed` (on a CPU without AVX2 it
 //! measures the portable kernels alone).
@@ -9,8 +10,10 @@ use sable_engine::nnue::rng::Rng;
 use sable_engine::nnue::{Backend, Network, NnueStack};
 use std::sync::Arc;
 
-fn random_net(hidden: usize, seed: u64) -> Network {
-    Network::random(hidden, 1, seed).unwrap()
+fn random_net(hidden: usize, seed: u64, mirrored: bool) -> Network {
+    Network::random(hidden, 1, seed)
+        .unwrap()
+        .with_mirrored_inputs(mirrored)
 }
 
 fn main() {
@@ -34,8 +37,8 @@ fn main() {
             line
         })
         .collect();
-    for hidden in [32, 64, 256] {
-        let net = Arc::new(random_net(hidden, 1));
+    for (hidden, mirrored) in [(32, false), (64, false), (256, false), (256, true)] {
+        let net = Arc::new(random_net(hidden, 1, mirrored));
         for &backend in &backends {
             let mut stack = NnueStack::new(net.clone(), 128);
             stack.set_backend(backend);
@@ -54,8 +57,9 @@ fn main() {
                 }
             }
             let secs = start.elapsed().as_secs_f64();
+            let inputs = if mirrored { ", mirrored inputs" } else { "" };
             println!(
-                "hidden {hidden} {backend:?}: {:.0} ns per update+eval ({sum})",
+                "hidden {hidden}{inputs} {backend:?}: {:.0} ns per update+eval ({sum})",
                 secs * 1e9 / n as f64
             );
         }

@@ -19,7 +19,8 @@ fn bucketed_net(hidden: usize, buckets: usize, seed: u64) -> Network {
 }
 
 /// Both perspectives' sums computed here, in `i32`, with the feature index written out
-/// from its definition (not the library's `feature`).
+/// from its definition (not the library's `feature`): for a net with mirrored inputs, a
+/// perspective whose king stands on files e-h reads every file mirrored (a <-> h).
 fn reference_sums(net: &Network, pos: &Position) -> [Vec<i16>; 2] {
     reference_sums_without(net, pos, None)
 }
@@ -30,11 +31,14 @@ fn reference_sums_without(net: &Network, pos: &Position, skip: Option<Square>) -
     let mut out = [Vec::new(), Vec::new()];
     for (c, persp) in [Color::White, Color::Black].into_iter().enumerate() {
         let mut acc: Vec<i32> = net.feature_biases().iter().map(|&b| b as i32).collect();
+        let king_file = pos.king(persp).index() % 8;
+        let mirror = net.mirrored() && king_file >= 4;
         for sq in pos.occupied().into_iter().filter(|&sq| Some(sq) != skip) {
             let p = pos.piece_at(sq).unwrap();
             let rel = if p.color() == persp { 0 } else { 1 };
             let rank = sq.index() / 8;
             let file = sq.index() % 8;
+            let file = if mirror { 7 - file } else { file };
             let rank = if persp == Color::Black {
                 7 - rank
             } else {
@@ -70,7 +74,23 @@ struct Seen {
     promotions: [usize; 4],
     nulls: usize,
     captures: usize,
+    /// King moves (castling included) from one half of the board (files a-d, e-h) to
+    /// the other.
+    crossings: usize,
     plies: usize,
+}
+
+/// Whether `m` takes a king across the d/e line.
+fn crosses(pos: &Position, m: Move) -> bool {
+    if pos.role_at(m.from()) != Some(Role::King) {
+        return false;
+    }
+    let to = if m.kind() == MoveKind::Castle {
+        m.castle_king_to()
+    } else {
+        m.to()
+    };
+    (m.from().index() % 8 >= 4) != (to.index() % 8 >= 4)
 }
 
 /// The longest game [`walk`] follows (the longest of the lichess games has 274 plies,
@@ -79,7 +99,7 @@ const MAX_PLIES: usize = 1024;
 
 /// Random games from `start`; moves of rare kinds are preferred when available.
 fn play(start: Position, net: &Arc<Network>, rng: &mut Rng, seen: &mut Seen) {
-    walk(start, net, rng, seen, |pos, ply, rng| {
+    walk(start, net, Backend::detect(), rng, seen, |pos, ply, rng| {
         let moves = pos.legal_moves();
         if ply >= 200 || moves.is_empty() || pos.halfmoves() >= 100 {
             return None;
@@ -103,11 +123,13 @@ fn play(start: Position, net: &Arc<Network>, rng: &mut Rng, seen: &mut Seen) {
 fn walk(
     start: Position,
     net: &Arc<Network>,
+    backend: Backend,
     rng: &mut Rng,
     seen: &mut Seen,
     mut next: impl FnMut(&Position, usize, &mut Rng) -> Option<Move>,
 ) {
     let mut stack = NnueStack::new(net.clone(), MAX_PLIES + 1);
+    stack.set_backend(backend);
     let mut pos = start;
     stack.reset(&pos);
     check(&mut stack, net, &pos, "root");
@@ -132,6 +154,7 @@ fn walk(
             MoveKind::Normal => {}
         }
         seen.captures += pos.is_capture(m) as usize;
+        seen.crossings += crosses(&pos, m) as usize;
         seen.plies += 1;
         let before = pos.clone();
         stack.push_move(&pos, m);
@@ -188,6 +211,130 @@ fn incremental_accumulators_equal_a_fresh_computation() {
     assert!(seen.promotions.iter().all(|&n| n > 3), "{seen:?}");
 }
 
+/// Random games where king moves across the d/e line are preferred (castling long, a
+/// king stepping between the d- and e-files, Chess960 castling across), with en passant,
+/// promotions, captures and null moves: every frame equals the board's sums, for a net
+/// with mirrored inputs (whose frames are then recomputed for the mover) and one
+/// without, on every backend this CPU has.
+#[test]
+fn mirrored_nets_follow_kings_across_the_board_on_every_backend() {
+    let backends: Vec<Backend> = std::iter::once(Backend::Portable)
+        .chain(Backend::avx2())
+        .collect();
+    let fens = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N w - - 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+    ];
+    for (net, mirrored) in [
+        (Network::random(32, 1, 17).unwrap(), false),
+        (
+            Network::random(32, 1, 17)
+                .unwrap()
+                .with_mirrored_inputs(true),
+            true,
+        ),
+        (
+            Network::random(48, 4, 18)
+                .unwrap()
+                .with_mirrored_inputs(true),
+            true,
+        ),
+    ] {
+        assert_eq!(net.mirrored(), mirrored);
+        let net = Arc::new(net);
+        for &backend in &backends {
+            let mut rng = Rng(5);
+            let mut seen = Seen::default();
+            let mut starts: Vec<Position> = fens
+                .iter()
+                .map(|f| Position::from_fen(f, CastlingMode::Standard).unwrap())
+                .collect();
+            starts.push(Position::startpos());
+            starts.extend(
+                (0..960)
+                    .step_by(37)
+                    .map(|n| Position::chess960_start(n).unwrap()),
+            );
+            for _ in 0..12 {
+                for start in &starts {
+                    walk(
+                        start.clone(),
+                        &net,
+                        backend,
+                        &mut rng,
+                        &mut seen,
+                        |pos, ply, rng| {
+                            let moves = pos.legal_moves();
+                            if ply >= 160 || moves.is_empty() || pos.halfmoves() >= 100 {
+                                return None;
+                            }
+                            let all = moves.as_slice();
+                            let pick = |keep: &dyn Fn(&Move) -> bool, rng: &mut Rng| {
+                                let some: Vec<Move> = all.iter().copied().filter(keep).collect();
+                                (!some.is_empty()).then(|| some[rng.below(some.len())])
+                            };
+                            let crossing = pick(&|m| crosses(pos, *m), rng);
+                            let special = pick(&|m| m.kind() != MoveKind::Normal, rng);
+                            Some(match rng.below(4) {
+                                0 | 1 if crossing.is_some() => crossing.unwrap(),
+                                0 | 2 if special.is_some() => special.unwrap(),
+                                _ => all[rng.below(all.len())],
+                            })
+                        },
+                    );
+                }
+            }
+            eprintln!("mirrored {mirrored}, {backend:?}: {seen:?}");
+            assert!(seen.crossings > 1000, "{seen:?}");
+            assert!(seen.castle_short > 50 && seen.castle_long > 50, "{seen:?}");
+            assert!(
+                seen.en_passant > 5 && seen.nulls > 100 && seen.captures > 100,
+                "{seen:?}"
+            );
+            assert!(seen.promotions.iter().all(|&n| n > 3), "{seen:?}");
+        }
+    }
+}
+
+/// With mirrored inputs each side sees its king on files a-d, so a position and its a-h
+/// mirror (castling rights are no input) are the same inputs: the same evaluation, bit
+/// for bit, where a plain net tells them apart.
+#[test]
+fn a_mirrored_net_scores_a_position_and_its_mirror_alike() {
+    let mirrored = Network::random(64, 8, 3)
+        .unwrap()
+        .with_mirrored_inputs(true);
+    let plain = Network::random(64, 8, 3).unwrap();
+    let mut differ = 0;
+    for pos in positions(300, 12) {
+        let fen = pos.fen();
+        let mut fields: Vec<String> = fen.split(' ').map(str::to_string).collect();
+        fields[0] = fields[0]
+            .split('/')
+            .map(|rank| rank.chars().rev().collect::<String>())
+            .collect::<Vec<_>>()
+            .join("/");
+        fields[2] = "-".into();
+        fields[3] = "-".into();
+        let other = Position::from_fen(&fields.join(" "), CastlingMode::Standard).unwrap();
+        assert_eq!(
+            mirrored.evaluate(&pos),
+            mirrored.evaluate(&other),
+            "{fen} and {}",
+            other.fen()
+        );
+        differ += (plain.evaluate(&pos) != plain.evaluate(&other)) as usize;
+    }
+    assert!(
+        differ > 250,
+        "the plain net scored {} of 300 alike",
+        300 - differ
+    );
+}
+
 #[test]
 fn accumulators_follow_every_move_of_real_games() {
     let bytes = sable_testdata::read("pgn/lichess/lichess-user-export-3970-games.pgn");
@@ -202,6 +349,7 @@ fn accumulators_follow_every_move_of_real_games() {
         walk(
             tree.start.clone(),
             &net,
+            Backend::detect(),
             &mut rng,
             &mut seen,
             |_, ply, _| moves.get(ply).copied(),
@@ -270,20 +418,23 @@ fn quantised_output_is_within_a_centipawn_of_the_float_network() {
     // QA·QB/scale) lose anything: less than scale/16320 + 1 cp. The rescaled nets (output
     // scale 350 as shipped, and both ends of the allowed range) against the float net
     // multiplied by their own scale.
-    for (hidden, buckets, seed, scale) in [
-        (16, 1, 1, 400),
-        (32, 1, 2, 400),
-        (64, 1, 3, 400),
-        (256, 1, 4, 400),
-        (32, 8, 5, 400),
-        (64, 3, 6, 400),
-        (128, 8, 7, 350),
-        (32, 8, 8, 100),
-        (32, 1, 9, 1600),
+    for (hidden, buckets, seed, scale, mirrored) in [
+        (16, 1, 1, 400, false),
+        (32, 1, 2, 400, false),
+        (64, 1, 3, 400, false),
+        (256, 1, 4, 400, false),
+        (32, 8, 5, 400, false),
+        (64, 3, 6, 400, false),
+        (128, 8, 7, 350, false),
+        (32, 8, 8, 100, false),
+        (32, 1, 9, 1600, false),
+        (32, 1, 10, 400, true),
+        (128, 8, 11, 350, true),
     ] {
         let net = bucketed_net(hidden, buckets, seed)
             .with_output_scale(scale)
-            .unwrap();
+            .unwrap()
+            .with_mirrored_inputs(mirrored);
         let bound = 1.0 + scale as f64 / 16_320.0;
         for pos in positions(300, seed) {
             let f = float_eval(&net, &pos);
@@ -433,6 +584,12 @@ fn simd_and_portable_kernels_agree_bit_for_bit_with_the_reference() {
                     reference_screlu_dot(&x, &w),
                     "{backend:?}"
                 );
+                for n in 0..=4 {
+                    let all: Vec<&[i16]> = rows.iter().map(|r| &r[..]).collect();
+                    let mut dst = vec![0; len];
+                    backend.refresh(&mut dst, &x, &all[..n]);
+                    assert_eq!(dst, reference_update(&x, &all[..n], &[]), "{backend:?}");
+                }
                 for (na, ns) in [(1, 1), (1, 2), (2, 2), (0, 0), (2, 1)] {
                     let mut dst = vec![0; len];
                     backend.update(&mut dst, &x, &adds[..na], &subs[..ns]);
@@ -449,8 +606,8 @@ fn simd_and_portable_kernels_agree_bit_for_bit_with_the_reference() {
         eprintln!("no AVX2 on this CPU: the portable kernels were checked alone");
         return;
     };
-    for hidden in [32, 128] {
-        let net = Arc::new(random_net(hidden, 11));
+    for (hidden, mirrored) in [(32, false), (128, false), (64, true)] {
+        let net = Arc::new(random_net(hidden, 11).with_mirrored_inputs(mirrored));
         let (mut p, mut s) = (
             NnueStack::new(net.clone(), 4),
             NnueStack::new(net.clone(), 4),
@@ -541,6 +698,68 @@ fn damaged_net_files_are_refused_with_the_reason() {
     assert!(refuse(&good[..good.len() - 1])
         .to_string()
         .contains("wrong size"));
+}
+
+/// Format version 3 holds a net with mirrored inputs, with any bucket count (one too):
+/// written and read back with the flag, the same size as version 1 or 2, only the
+/// header and checksum differing. Version 1 and 2 files (the embedded net too) are read
+/// as plain nets and written back byte for byte; a version 3 bucket count out of range
+/// and an unknown version are refused by name.
+#[test]
+fn mirrored_nets_are_format_version_3() {
+    let u16_at = |b: &[u8], i: usize| u16::from_le_bytes([b[i], b[i + 1]]);
+    for (buckets, version) in [(1, 1), (8, 2)] {
+        let plain = bucketed_net(32, buckets, 41);
+        let bytes = plain.to_bytes();
+        assert_eq!(u16_at(&bytes, 4), version);
+        let read = Network::from_bytes(&bytes).unwrap();
+        assert!(!read.mirrored());
+        assert_eq!(read.to_bytes(), bytes);
+        let mirrored = plain.clone().with_mirrored_inputs(true);
+        assert_ne!(mirrored, plain);
+        let m = mirrored.to_bytes();
+        assert_eq!((u16_at(&m, 4), u16_at(&m, 14)), (3, buckets as u16));
+        assert_eq!(m.len(), bytes.len());
+        assert!((0..m.len())
+            .filter(|&i| m[i] != bytes[i])
+            .all(|i| i == 4 || i == 14 || i >= m.len() - 4));
+        let back = Network::from_bytes(&m).unwrap();
+        assert!(back.mirrored());
+        assert_eq!(back, mirrored);
+        assert_eq!(back.to_bytes(), m);
+        // Rescaling keeps the inputs as they are.
+        let rescaled = back.with_output_scale(350).unwrap();
+        assert!(Network::from_bytes(&rescaled.to_bytes())
+            .unwrap()
+            .mirrored());
+    }
+    let refuse = |bytes: &[u8]| Network::from_bytes(bytes).unwrap_err();
+    let mut m = bucketed_net(32, 1, 41)
+        .with_mirrored_inputs(true)
+        .to_bytes();
+    for bad in [0u16, 17] {
+        m[14..16].copy_from_slice(&bad.to_le_bytes());
+        let err = refuse(&m);
+        assert!(
+            matches!(err, NetError::Buckets { found, version: 3, .. } if found == bad),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string().contains("version 3 net has 1..=16"),
+            "{err}"
+        );
+    }
+    m[4] = 4;
+    assert_eq!(refuse(&m), NetError::Version { found: 4 });
+    assert!(refuse(&m).to_string().contains("reads 1 to 3"));
+    if let Some(bytes) = sable_engine::nnue::EMBEDDED {
+        let net = Network::from_bytes(bytes).unwrap();
+        assert!(!net.mirrored());
+        assert!(
+            net.to_bytes() == bytes,
+            "the embedded net is not written back as read"
+        );
+    }
 }
 
 fn temp_net(name: &str, net: &Network) -> std::path::PathBuf {

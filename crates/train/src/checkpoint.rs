@@ -8,6 +8,11 @@
 //! The output bucket count is not stored: it follows from the hidden size and the
 //! parameter count ([`Params::buckets_of_len`]), so checkpoints of plain nets written
 //! before buckets existed still load.
+//!
+//! Version 2 is the same with a `u32` of flags after the parameter count (bit 0: the
+//! net's inputs are horizontally mirrored, [`Params::mirrored`]; the other bits zero). It
+//! is written only for mirrored nets, so a plain net's checkpoint stays version 1,
+//! byte for byte as before, and an older build refuses a mirrored one by its version.
 
 use crate::adamw::AdamW;
 use crate::model::Params;
@@ -17,7 +22,16 @@ use sable_formats::record::crc32;
 use std::path::Path;
 
 const MAGIC: &[u8; 4] = b"SBCK";
-const VERSION: u32 = 1;
+/// The newest version (a mirrored net's); plain nets are written as version 1.
+const VERSION: u32 = 2;
+/// Bytes before the parameters, by version.
+const fn head(version: u32) -> usize {
+    if version == 1 {
+        40
+    } else {
+        44
+    }
+}
 
 /// A trainer's whole state between epochs.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,14 +45,18 @@ pub struct Checkpoint {
 impl Checkpoint {
     pub fn to_bytes(&self) -> Vec<u8> {
         let n = self.params.w.len();
-        let mut out = Vec::with_capacity(40 + 12 * n);
+        let version = if self.params.mirrored { 2 } else { 1u32 };
+        let mut out = Vec::with_capacity(head(version) + 4 + 12 * n);
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&(self.params.hidden as u32).to_le_bytes());
         out.extend_from_slice(&self.epochs_done.to_le_bytes());
         out.extend_from_slice(&self.opt.step.to_le_bytes());
         out.extend_from_slice(&self.rng.0.to_le_bytes());
         out.extend_from_slice(&(n as u64).to_le_bytes());
+        if version == 2 {
+            out.extend_from_slice(&u32::from(self.params.mirrored).to_le_bytes());
+        }
         for x in self.params.w.iter().chain(&self.opt.m).chain(&self.opt.v) {
             out.extend_from_slice(&x.to_le_bytes());
         }
@@ -48,18 +66,32 @@ impl Checkpoint {
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, String> {
-        const HEAD: usize = 40;
-        if bytes.len() < HEAD + 4 || &bytes[..4] != MAGIC {
+        if bytes.len() < head(1) + 4 || &bytes[..4] != MAGIC {
             return Err("not a Sable trainer checkpoint (bad magic or too short)".into());
         }
         let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4"));
         let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8"));
-        if u32_at(4) != VERSION {
-            return Err(format!("checkpoint version {} is not {VERSION}", u32_at(4)));
+        let version = u32_at(4);
+        if !(1..=VERSION).contains(&version) {
+            return Err(format!(
+                "checkpoint version {version} is not supported (this build reads 1 to {VERSION})"
+            ));
         }
+        let start = head(version);
+        if bytes.len() < start + 4 {
+            return Err("not a Sable trainer checkpoint (too short)".into());
+        }
+        let mirrored = match version {
+            1 => false,
+            _ => match u32_at(40) {
+                0 => false,
+                1 => true,
+                flags => return Err(format!("unknown checkpoint flags {flags:#x}")),
+            },
+        };
         let hidden = u32_at(8) as usize;
         let n = u64_at(32) as usize;
-        let fits = n.checked_mul(12).and_then(|b| b.checked_add(HEAD + 4)) == Some(bytes.len());
+        let fits = n.checked_mul(12).and_then(|b| b.checked_add(start + 4)) == Some(bytes.len());
         let Some(buckets) = Params::buckets_of_len(hidden, n).filter(|_| fits) else {
             return Err(format!(
                 "checkpoint size {} ({n} parameters) does not match hidden size {hidden}",
@@ -71,7 +103,7 @@ impl Checkpoint {
         if crc32(&bytes[..end]) != stored {
             return Err("bad checksum (checkpoint corrupt)".into());
         }
-        let floats: Vec<f32> = bytes[HEAD..end]
+        let floats: Vec<f32> = bytes[start..end]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes(c.try_into().expect("4")))
             .collect();
@@ -79,6 +111,7 @@ impl Checkpoint {
             params: Params {
                 hidden,
                 buckets,
+                mirrored,
                 w: floats[..n].to_vec(),
             },
             opt: AdamW {

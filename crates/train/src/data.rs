@@ -1,12 +1,13 @@
 //! Training samples: a position reduced to its active features from the side to move's
 //! view (the other side's follow by [`mirror_feature`](sable_engine::nnue::mirror_feature)),
-//! with its score, result and game, 76 bytes each; reading them from game records (through
+//! with its score, result and game, and two bits for a net with horizontally mirrored
+//! inputs (which side's king stands on files e-h), 76 bytes each; reading them from game records (through
 //! `sable_formats::record`'s training filter) or from `FEN | score | result` text; and
 //! [`add_mirrored`], the file-mirrored copies that double what a small data set teaches.
 
 use crate::TrainError;
 use sable_chess::{CastlingMode, Color, Position};
-use sable_engine::nnue::{active_features, MAX_ACTIVE};
+use sable_engine::nnue::{active_features, king_flips, MAX_ACTIVE};
 use sable_formats::record::{Filter, RecordReader, TrainingPositions};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -24,6 +25,11 @@ pub struct Sample {
     /// No castling rights are left, so the position mirrored a-h <-> h-a is worth the
     /// same ([`Sample::mirrored`]).
     pub mirrorable: bool,
+    /// Which perspectives a net with mirrored inputs reads with files flipped (their
+    /// king on files e-h, [`king_flips`]): bit 0 the side to move's, bit 1 the other's
+    /// ([`Sample::flip_xors`]). The features themselves are stored unflipped, so one
+    /// sample serves both kinds of net; the byte fits in what was padding.
+    pub flips: u8,
     /// The game it comes from, numbered in load order over all input files (a text
     /// line is its own game), so that [`crate::split`] holds out whole games.
     pub game: u32,
@@ -36,14 +42,32 @@ impl Sample {
     pub fn new(pos: &Position, score: i16, result: f32) -> Sample {
         let mut features = [0; MAX_ACTIVE];
         let count = active_features(pos, pos.turn(), &mut features) as u8;
+        let flips = |c| king_flips(pos.king(c)) as u8;
         Sample {
             features,
             count,
             result: (result * 2.0).round().clamp(0.0, 2.0) as u8,
             score,
             mirrorable: pos.castling().bits() == 0,
+            flips: flips(pos.turn()) | flips(!pos.turn()) << 1,
             game: 0,
         }
+    }
+
+    /// What each perspective's features (the side to move's, then the other's) are
+    /// xored with in a net with mirrored inputs (`mirrored`): 7 for a flipped one (the
+    /// file flip, which commutes with [`mirror_feature`](sable_engine::nnue::mirror_feature)),
+    /// else 0; always 0 for a plain net.
+    #[inline]
+    pub fn flip_xors(&self, mirrored: bool) -> [usize; 2] {
+        let xor = |bit: u8| {
+            if mirrored && self.flips & bit != 0 {
+                7
+            } else {
+                0
+            }
+        };
+        [xor(1), xor(2)]
     }
 
     /// The same sample, from game `game`.
@@ -53,12 +77,15 @@ impl Sample {
 
     /// The same position with files a-h mirrored (square index `^ 7`, which commutes
     /// with the perspective's rank flip), same score and result. Chess is symmetric
-    /// under this mirror except for castling, hence [`Sample::mirrorable`].
+    /// under this mirror except for castling, hence [`Sample::mirrorable`]. Both kings
+    /// change halves, so both flips turn over: to a net with mirrored inputs the copy is
+    /// the same inputs as the original.
     pub fn mirrored(&self) -> Sample {
         let mut m = *self;
         for f in &mut m.features[..m.count as usize] {
             *f ^= 7;
         }
+        m.flips ^= 3;
         m
     }
 

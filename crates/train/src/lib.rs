@@ -1,6 +1,7 @@
 //! # sable_train
 //!
-//! The trainer behind `sable train`: float training of the `(768 -> H) x 2 -> 1` net on
+//! The trainer behind `sable train`: float training of the `(768 -> H) x 2 -> 1` net
+//! (optionally with horizontally mirrored inputs, [`TrainConfig::king_mirror`]) on
 //! positions from Sable's own games, with quantised export to the engine's net format
 //! (`sable_engine::nnue`, the one format both sides share). It is a crate of its own so
 //! that the engine that plays carries no trainer.
@@ -58,6 +59,9 @@ pub struct TrainConfig {
     pub hidden: usize,
     /// Output buckets by material ([`sable_engine::nnue::output_bucket`]); 1 is the plain net.
     pub buckets: usize,
+    /// Horizontally mirrored inputs ([`Params::mirrored`]; `sable train --king-mirror`):
+    /// each side sees its king on files a-d. Exported as net format version 3.
+    pub king_mirror: bool,
     pub epochs: u32,
     /// Stop after this many epochs have been done in all (for training in sessions;
     /// the schedule still runs over `epochs`).
@@ -88,6 +92,7 @@ impl Default for TrainConfig {
         TrainConfig {
             hidden: 32,
             buckets: 1,
+            king_mirror: false,
             epochs: 40,
             stop_after: None,
             batch: 4_096,
@@ -233,7 +238,8 @@ pub fn held_out(val: f32, seed: u64) -> impl Fn(u32) -> bool {
 /// The starting state for `cfg`: random weights from the seed.
 pub fn fresh(cfg: &TrainConfig) -> Checkpoint {
     let mut rng = Rng(cfg.seed);
-    let params = Params::random_with(cfg.hidden, cfg.buckets, &mut rng);
+    let params = Params::random_with(cfg.hidden, cfg.buckets, &mut rng)
+        .with_mirrored_inputs(cfg.king_mirror);
     let opt = AdamW::new(params.w.len());
     Checkpoint {
         params,
@@ -377,6 +383,14 @@ impl Stepper {
             return Err(TrainError::Config(format!(
                 "the checkpoint has hidden size {} and {} output bucket(s), not {} and {}",
                 state.params.hidden, state.params.buckets, cfg.hidden, cfg.buckets
+            )));
+        }
+        if state.params.mirrored != cfg.king_mirror {
+            let inputs = |mirrored| if mirrored { "mirrored" } else { "plain" };
+            return Err(TrainError::Config(format!(
+                "the checkpoint's net has {} inputs, this run's (--king-mirror) {}",
+                inputs(state.params.mirrored),
+                inputs(cfg.king_mirror)
             )));
         }
         cfg.check()?;

@@ -1,7 +1,8 @@
 //! The float network the trainer optimises: the same `(768 -> H) x 2 -> 1` SCReLU net
-//! as inference (with `B` output buckets, [`sable_engine::nnue::output_bucket`]), with
-//! activations clamped to `[0, 1]` (1.0 = QA), its sparse forward and backward pass for
-//! one sample, and quantisation into the engine's [`Network`].
+//! as inference (with `B` output buckets, [`sable_engine::nnue::output_bucket`], and
+//! optionally horizontally mirrored inputs, [`Params::mirrored`]), with activations
+//! clamped to `[0, 1]` (1.0 = QA), its sparse forward and backward pass for one sample,
+//! and quantisation into the engine's [`Network`].
 //!
 //! All parameters live in one flat vector, `[feature weights (768·H) | feature biases
 //! (H) | output weights (2H per bucket) | output biases (B)]`, so the optimiser and
@@ -10,10 +11,7 @@
 use crate::data::Sample;
 use crate::rng::Rng;
 use sable_chess::Position;
-use sable_engine::nnue::{
-    active_features, check_buckets, mirror_feature, output_bucket, NetError, Network, INPUTS,
-    MAX_ACTIVE,
-};
+use sable_engine::nnue::{check_buckets, mirror_feature, output_bucket, NetError, Network, INPUTS};
 use sable_engine::nnue::{QA, QB, SCALE};
 
 /// Largest |weight| of the feature transformer and the output layer. Output weights
@@ -99,6 +97,10 @@ pub struct Params {
     pub hidden: usize,
     /// Output buckets (1 for the plain net).
     pub buckets: usize,
+    /// Horizontally mirrored inputs: a perspective whose king stands on files e-h reads
+    /// every file flipped (the engine's [`Network::mirrored`], exported as format
+    /// version 3). The weights are the same 768 rows either way.
+    pub mirrored: bool,
     pub w: Vec<f32>,
 }
 
@@ -141,6 +143,7 @@ impl Params {
         let mut p = Params {
             hidden,
             buckets,
+            mirrored: false,
             w: vec![0.0; Params::len(hidden, buckets)],
         };
         for w in &mut p.w[..INPUTS * hidden] {
@@ -152,6 +155,12 @@ impl Params {
             *w = scale * rng.symmetric();
         }
         p
+    }
+
+    /// The same weights read with (or without) mirrored inputs.
+    pub fn with_mirrored_inputs(mut self, mirrored: bool) -> Params {
+        self.mirrored = mirrored;
+        self
     }
 
     #[inline]
@@ -188,21 +197,24 @@ impl Params {
         }
     }
 
-    /// The raw output (1.0 = [`SCALE`] centipawns) for the side to move, from the side to
-    /// move's active features. Leaves the accumulators in `s`.
-    pub fn forward(&self, active: &[u16], s: &mut Scratch) -> f32 {
+    /// The raw output (1.0 = [`SCALE`] centipawns) for the side to move of `sample`,
+    /// from its active features. Leaves the accumulators in `s`.
+    pub fn forward(&self, sample: &Sample, s: &mut Scratch) -> f32 {
         let h = self.hidden;
+        let active = sample.active();
+        let xors = sample.flip_xors(self.mirrored);
         let b = self.bucket(active);
         let (bias, ow) = (self.ft_b_at(), self.out_w_of(b));
         let mut out = self.w[self.out_b_at() + b];
         for (side, acc) in s.acc.iter_mut().enumerate() {
             acc.copy_from_slice(&self.w[bias..bias + h]);
             for &f in active {
-                let f = if side == 0 {
-                    f as usize
-                } else {
-                    mirror_feature(f as usize)
-                };
+                let f = xors[side]
+                    ^ if side == 0 {
+                        f as usize
+                    } else {
+                        mirror_feature(f as usize)
+                    };
                 for (a, w) in acc.iter_mut().zip(&self.w[f * h..(f + 1) * h]) {
                     *a += w;
                 }
@@ -227,7 +239,8 @@ impl Params {
     ) -> f32 {
         let h = self.hidden;
         let active = sample.active();
-        let out = self.forward(active, s);
+        let xors = sample.flip_xors(self.mirrored);
+        let out = self.forward(sample, s);
         let p = sigmoid(out * obj.slope());
         let err = p - obj.target(sample);
         let g = 2.0 * err * p * (1.0 - p) * obj.slope();
@@ -251,11 +264,12 @@ impl Params {
                 *gb += d;
             }
             for &f in active {
-                let f = if side == 0 {
-                    f as usize
-                } else {
-                    mirror_feature(f as usize)
-                };
+                let f = xors[side]
+                    ^ if side == 0 {
+                        f as usize
+                    } else {
+                        mirror_feature(f as usize)
+                    };
                 for (gw, d) in grad[f * h..(f + 1) * h].iter_mut().zip(acc.iter()) {
                     *gw += d;
                 }
@@ -266,17 +280,15 @@ impl Params {
 
     /// The loss of one sample without gradients.
     pub fn loss(&self, sample: &Sample, obj: Objective, s: &mut Scratch) -> f32 {
-        let p = sigmoid(self.forward(sample.active(), s) * obj.slope());
+        let p = sigmoid(self.forward(sample, s) * obj.slope());
         let target = obj.target(sample);
         (p - target) * (p - target)
     }
 
     /// Centipawns for the side to move of `pos`, in floating point.
     pub fn evaluate(&self, pos: &Position) -> f32 {
-        let mut features = [0; MAX_ACTIVE];
-        let n = active_features(pos, pos.turn(), &mut features);
         let mut s = Scratch::new(self.hidden);
-        self.forward(&features[..n], &mut s) * K
+        self.forward(&Sample::new(pos, 0, 0.5), &mut s) * K
     }
 
     /// The engine's integer network: feature weights and biases times QA, output
@@ -292,7 +304,7 @@ impl Params {
                 .collect()
         };
         let (bias, ow, ob) = (self.ft_b_at(), self.out_w_at(), self.out_b_at());
-        Network::from_parts(
+        Ok(Network::from_parts(
             self.hidden,
             q(&self.w[..bias], QA),
             q(&self.w[bias..ow], QA),
@@ -301,7 +313,8 @@ impl Params {
                 .iter()
                 .map(|&x| (x * (QA * QB) as f32).round() as i32)
                 .collect(),
-        )
+        )?
+        .with_mirrored_inputs(self.mirrored))
     }
 
     /// [`Params::quantise`], then each bucket's output bias moved by the mean gap between
@@ -325,9 +338,9 @@ impl Params {
         let mut scratch = Scratch::new(self.hidden);
         let mut gaps = vec![(0.0f64, 0usize); self.buckets];
         for s in samples.iter().step_by(step) {
-            let float = self.forward(s.active(), &mut scratch);
+            let float = self.forward(s, &mut scratch);
             let gap = &mut gaps[self.bucket(s.active())];
-            gap.0 += (float - rounded.forward(s.active(), &mut scratch)) as f64;
+            gap.0 += (float - rounded.forward(s, &mut scratch)) as f64;
             gap.1 += 1;
         }
         let all =
@@ -336,13 +349,14 @@ impl Params {
             let mean = if n > 0 { gap / n as f64 } else { all };
             bias.saturating_add((mean * (QA * QB) as f64).round() as i32)
         });
-        Network::from_parts(
+        Ok(Network::from_parts(
             self.hidden,
             net.ft_weights().to_vec(),
             net.ft_bias().to_vec(),
             net.out_weights().to_vec(),
             biases.collect(),
-        )
+        )?
+        .with_mirrored_inputs(self.mirrored))
     }
 
     /// The float net with the quantised net's weights (divided back): the reference the
@@ -357,6 +371,7 @@ impl Params {
         Params {
             hidden: h,
             buckets,
+            mirrored: net.mirrored(),
             w,
         }
     }

@@ -216,6 +216,53 @@ fn streamed_training_learns_is_deterministic_and_resumes_exactly() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// `--king-mirror` streamed, with the a-h copies: the net and checkpoint say mirrored
+/// inputs, it resumes exactly, and it trains like the same samples in memory.
+#[test]
+fn streamed_training_with_mirrored_inputs_writes_a_mirrored_net() {
+    let (dir, paths) = files("king-mirror", 400);
+    let mut cfg = config();
+    cfg.king_mirror = true;
+    cfg.epochs = 2;
+    let stream = StreamConfig {
+        mirror: true,
+        ..streaming(600)
+    };
+    let survey = stream::survey(&paths, &cfg, &stream).unwrap();
+    assert!(survey.mirrored > 0);
+    let whole = stream::train(&cfg, &stream, trainer::fresh(&cfg), &survey, |_| {}).unwrap();
+    assert!(whole.state.params.mirrored);
+    let (train, val) = in_memory(&paths, &cfg, true);
+    assert_eq!(train.len() as u64, survey.train);
+    let memory = trainer::train(&cfg, trainer::fresh(&cfg), &train, &val, |_| {}).unwrap();
+    let (streamed, reference) = (
+        whole.reports.last().unwrap().val_loss,
+        memory.reports.last().unwrap().val_loss,
+    );
+    assert!(
+        streamed < 1.1 * reference,
+        "streamed {streamed}, in memory {reference}"
+    );
+    let out = dir.join("out");
+    let mut first = cfg.clone();
+    first.stop_after = Some(1);
+    first.out_dir = Some(out.clone());
+    stream::train(&first, &stream, trainer::fresh(&cfg), &survey, |_| {}).unwrap();
+    let saved = Checkpoint::load(&out.join("checkpoint.ckpt")).unwrap();
+    assert!(saved.params.mirrored);
+    let net = sable_engine::nnue::Network::load(&out.join("epoch-001.nnue")).unwrap();
+    assert!(net.mirrored());
+    let plain = TrainConfig {
+        king_mirror: false,
+        ..cfg.clone()
+    };
+    let err = stream::train(&plain, &stream, saved.clone(), &survey, |_| {}).err();
+    assert!(err.expect("refused").to_string().contains("mirrored"));
+    let rest = stream::train(&cfg, &stream, saved, &survey, |_| {}).unwrap();
+    assert_eq!(rest.state, whole.state);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn a_file_changed_under_the_trainer_is_an_error() {
     let (dir, paths) = files("changed", 150);

@@ -88,12 +88,27 @@ fn resuming_a_net_with_output_buckets_continues_exactly() {
     resume_continues_exactly(8);
 }
 
-fn resume_continues_exactly(buckets: usize) {
-    let dir =
-        std::env::temp_dir().join(format!("sable-train-test-{}-{buckets}", std::process::id()));
+/// A net with mirrored inputs: its checkpoint (version 2) says so, each epoch's net is
+/// format version 3, and a resume must ask for mirrored inputs too.
+#[test]
+fn resuming_a_king_mirrored_net_continues_exactly() {
+    resume_continues_exactly(17);
+    resume_continues_exactly(24);
+}
+
+/// `code` is the bucket count, or above 16 the bucket count plus 16 with mirrored
+/// inputs (each call its own folder: the tests run at once).
+fn resume_continues_exactly(code: usize) {
+    let (buckets, mirrored) = if code > 16 {
+        (code - 16, true)
+    } else {
+        (code, false)
+    };
+    let dir = std::env::temp_dir().join(format!("sable-train-test-{}-{code}", std::process::id()));
     let mut cfg = config();
     cfg.epochs = 2;
     cfg.buckets = buckets;
+    cfg.king_mirror = mirrored;
     let (train, val) = trainer::split(samples(1500, 2), cfg.val, cfg.seed);
     let whole = trainer::train(&cfg, trainer::fresh(&cfg), &train, &val, |_| {}).unwrap();
 
@@ -105,10 +120,21 @@ fn resume_continues_exactly(buckets: usize) {
     let saved = Checkpoint::load(&dir.join("checkpoint.ckpt")).unwrap();
     assert_eq!(saved, half.state);
     assert_eq!(saved.params.buckets, buckets);
+    assert_eq!(saved.params.mirrored, mirrored);
+    let ckpt = std::fs::read(dir.join("checkpoint.ckpt")).unwrap();
+    assert_eq!(ckpt[4], if mirrored { 2 } else { 1 });
     // Each epoch's quantised net is a loadable engine net.
     let net = Network::load(&dir.join("epoch-001.nnue")).unwrap();
     assert_eq!(net, half.state.params.quantise_calibrated(&train).unwrap());
     assert_eq!(net.buckets(), buckets);
+    assert_eq!(net.mirrored(), mirrored);
+    let file = std::fs::read(dir.join("epoch-001.nnue")).unwrap();
+    assert_eq!(file[4] == 3, mirrored);
+    // Resumed with the other inputs: refused, by name.
+    let mut flipped = cfg.clone();
+    flipped.king_mirror = !mirrored;
+    let err = trainer::train(&flipped, saved.clone(), &train, &val, |_| {}).err();
+    assert!(err.expect("refused").to_string().contains("--king-mirror"));
     // A checkpoint resumed under another bucket count is refused, not reshaped.
     let mut other = cfg.clone();
     other.buckets = 9 - buckets;
@@ -125,6 +151,11 @@ fn resume_continues_exactly(buckets: usize) {
     assert!(Checkpoint::from_bytes(&bytes)
         .unwrap_err()
         .contains("checksum"));
+    let mut bytes = std::fs::read(dir.join("checkpoint.ckpt")).unwrap();
+    bytes[4] = 3;
+    assert!(Checkpoint::from_bytes(&bytes)
+        .unwrap_err()
+        .contains("version 3"));
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -140,8 +171,10 @@ fn a_seed_and_thread_count_give_the_same_weights() {
 
 #[test]
 fn sparse_gradient_equals_the_dense_reference() {
-    for buckets in [1, 4] {
-        sparse_equals_dense(Params::random_with(16, buckets, &mut Rng(5)));
+    for (buckets, mirrored) in [(1, false), (4, false), (1, true), (4, true)] {
+        sparse_equals_dense(
+            Params::random_with(16, buckets, &mut Rng(5)).with_mirrored_inputs(mirrored),
+        );
     }
 }
 
@@ -172,8 +205,10 @@ fn sparse_equals_dense(mut params: Params) {
 /// scale other than the output unit (so the sigmoid's slope enters the chain rule).
 #[test]
 fn gradient_matches_finite_differences_of_the_loss() {
-    for buckets in [1, 4] {
-        gradient_matches_finite_differences(Params::random_with(16, buckets, &mut Rng(9)));
+    for (buckets, mirrored) in [(1, false), (4, false), (4, true)] {
+        gradient_matches_finite_differences(
+            Params::random_with(16, buckets, &mut Rng(9)).with_mirrored_inputs(mirrored),
+        );
     }
 }
 
@@ -192,7 +227,8 @@ fn gradient_matches_finite_differences(mut params: Params) {
     for s in samples(20, 11) {
         let mut grad = vec![0.0; n];
         params.backward(&s, obj, &mut grad, &mut scratch);
-        let f = s.active()[0] as usize;
+        // The side to move's row of its first feature (flipped as that side reads it).
+        let f = s.active()[0] as usize ^ s.flip_xors(params.mirrored)[0];
         // The output bias, an output weight (of the sample's bucket), a feature bias, an
         // active feature's weight.
         let k = params.bucket(s.active());
@@ -239,6 +275,7 @@ fn fit_scale_recovers_the_scale_that_made_the_results() {
                     result: if won { 2 } else { 0 },
                     score: score as i16,
                     mirrorable: false,
+                    flips: 0,
                     game: 0,
                 }
             })
@@ -482,6 +519,7 @@ fn mirrored_samples_are_the_mirrored_positions() {
             mirrorable += 1;
             let m = Position::from_fen(&mirror_fen(&pos), sable_chess::CastlingMode::Standard)
                 .expect("mirrored FEN");
+            assert_eq!(s.mirrored().flips, Sample::new(&m, score, result).flips);
             let mut want = Sample::new(&m, score, result).active().to_vec();
             let mut got = s.mirrored().active().to_vec();
             want.sort_unstable();
@@ -539,4 +577,87 @@ fn the_engines_random_net_is_the_trainers_initial_net_quantised() {
             "hidden {hidden}, {buckets} buckets, seed {seed}: the nets differ"
         );
     }
+}
+
+/// With mirrored inputs: the float net and the engine's integer inference of its export
+/// (format version 3) agree, untrained (the dequantised weights, to the integer
+/// arithmetic's truncations) and trained (to the output weights' rounding, with the
+/// bias calibrated); the net learns; and a plain net's float evaluation differs, so the
+/// flags are read at all.
+#[test]
+fn a_king_mirrored_net_trains_and_exports_as_the_engine_evaluates() {
+    let fix = fixture(400, 81);
+    for (hidden, buckets, seed) in [(16, 1, 1), (64, 8, 2)] {
+        let params =
+            Params::random_with(hidden, buckets, &mut Rng(seed)).with_mirrored_inputs(true);
+        let net = params.quantise().unwrap();
+        assert!(net.mirrored());
+        assert_eq!(net.to_bytes()[4], 3);
+        let float = Params::dequantised(&net);
+        assert!(float.mirrored);
+        let plain = float.clone().with_mirrored_inputs(false);
+        let mut differ = 0;
+        for (pos, _, _) in &fix {
+            let (f, q) = (float.evaluate(pos), net.evaluate(pos) as f32);
+            assert!((f - q).abs() <= 1.1, "float {f}, int {q} in {}", pos.fen());
+            differ += ((plain.evaluate(pos) - f).abs() > 0.5) as usize;
+        }
+        assert!(differ > 100, "{differ} of 400 differ from the plain net's");
+    }
+
+    let mut cfg = config();
+    cfg.king_mirror = true;
+    cfg.buckets = 4;
+    let (mut train, val) = trainer::split(samples(4000, 24), cfg.val, cfg.seed);
+    // The a-h copies are the same inputs to this net: they only weigh those positions more.
+    data::add_mirrored(&mut train);
+    let start = trainer::fresh(&cfg);
+    assert!(start.params.mirrored);
+    let before = trainer::mean_loss(&start.params, &val, cfg.objective(), 1);
+    let done = trainer::train(&cfg, start, &train, &val, |_| {}).unwrap();
+    let after = done.reports.last().unwrap().val_loss;
+    eprintln!("king mirror: validation loss {before:.5} -> {after:.5}");
+    assert!(after < 0.7 * before, "validation loss {before} -> {after}");
+    let params = &done.state.params;
+    let net = params.quantise_calibrated(&train).unwrap();
+    let net = Network::from_bytes(&net.to_bytes()).unwrap();
+    assert!(net.mirrored() && net.buckets() == 4);
+    let (mut worst, mut gap) = (0.0f32, 0.0f64);
+    for (pos, _, _) in &fix {
+        let d = net.evaluate(pos) as f32 - params.evaluate(pos);
+        worst = worst.max(d.abs());
+        gap += d as f64;
+    }
+    let gap = gap / fix.len() as f64;
+    eprintln!("king mirror: largest |int - float| {worst:.2} cp, mean {gap:.2}");
+    assert!(worst < 40.0 && gap.abs() < 1.5, "{worst}, {gap}");
+}
+
+/// A net with mirrored inputs scores a position and its a-h mirror (no castling rights)
+/// alike in floats, and its sample's mirrored copy exactly alike; a plain net tells them
+/// apart.
+#[test]
+fn a_king_mirrored_model_scores_a_position_and_its_mirror_alike() {
+    let mirrored = Params::random_with(32, 4, &mut Rng(12)).with_mirrored_inputs(true);
+    let plain = mirrored.clone().with_mirrored_inputs(false);
+    let mut scratch = Scratch::new(32);
+    let mut differ = 0;
+    for (pos, score, result) in fixture(300, 25) {
+        let other =
+            Position::from_fen(&mirror_fen(&pos), sable_chess::CastlingMode::Standard).unwrap();
+        let (a, b) = (mirrored.evaluate(&pos), mirrored.evaluate(&other));
+        // The same rows, summed in another order.
+        assert!((a - b).abs() < 1e-3, "{a} and {b}: {}", pos.fen());
+        let s = Sample::new(&pos, score, result);
+        assert_eq!(
+            mirrored.forward(&s, &mut scratch).to_bits(),
+            mirrored.forward(&s.mirrored(), &mut scratch).to_bits()
+        );
+        differ += ((plain.evaluate(&pos) - plain.evaluate(&other)).abs() > 0.5) as usize;
+    }
+    assert!(
+        differ > 200,
+        "the plain net scored {} of 300 alike",
+        300 - differ
+    );
 }

@@ -46,12 +46,13 @@ pub fn run(args: Args) -> CliResult {
         let raw = net.evaluate(&pos);
         let used = Evaluator::new().evaluate_net(&pos, &net);
         println!(
-            "NNUE (hidden {}, output bucket {} of {}, output scale {} cp): network {raw:+} \
+            "NNUE (hidden {}, output bucket {} of {}, output scale {} cp{}): network {raw:+} \
              cp, with endgame knowledge {used:+} cp, for the side to move",
             net.hidden(),
             net.bucket_of(&pos) + 1,
             net.buckets(),
-            net.output_scale()
+            net.output_scale(),
+            super::nnue::inputs_note(&net)
         );
         print_piece_values(&pos, &net);
     }

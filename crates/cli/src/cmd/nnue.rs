@@ -1,7 +1,9 @@
 //! `sable nnue`: network tools. `random` writes a net of random weights (for speed tests
-//! and mechanics only: it knows no chess); `compare` prints a net's integer evaluation
-//! beside the float network it came from (a trainer checkpoint, or the net's own weights
-//! dequantised) over the bench positions, with the largest difference.
+//! and mechanics only: it knows no chess; `--king-mirror` for one with mirrored inputs,
+//! format version 3); `compare` prints a net's integer evaluation beside the float
+//! network it came from (a trainer checkpoint of the same shape and inputs, or the net's
+//! own weights dequantised) over the bench positions, with the largest difference;
+//! `rescale` rewrites a net's output scale (any version, the inputs kept).
 
 use super::{CliError, CliResult};
 use sable_chess::{CastlingMode, Position};
@@ -26,6 +28,9 @@ enum Command {
         /// Output buckets by material (1 to 16).
         #[arg(long, default_value_t = 1)]
         output_buckets: usize,
+        /// Horizontally mirrored inputs (written as format version 3).
+        #[arg(long)]
+        king_mirror: bool,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[arg(long)]
@@ -57,18 +62,21 @@ pub fn run(args: Args) -> CliResult {
         Command::Random {
             hidden,
             output_buckets,
+            king_mirror,
             seed,
             out,
         } => {
             sable_engine::nnue::check_buckets(output_buckets)
                 .map_err(|e| CliError::msg(format!("--output-buckets {output_buckets}: {e}")))?;
             let net = Params::random_with(hidden, output_buckets, &mut Rng(seed))
+                .with_mirrored_inputs(king_mirror)
                 .quantise()
                 .map_err(|e| CliError::msg(e.to_string()))?;
             write_net(&out, &net)?;
             println!(
-                "wrote {} (hidden {hidden}, {output_buckets} output bucket(s), random weights)",
-                out.display()
+                "wrote {} (hidden {hidden}, {output_buckets} output bucket(s){}, random weights)",
+                out.display(),
+                inputs_note(&net)
             );
             Ok(())
         }
@@ -82,6 +90,24 @@ pub fn run(args: Args) -> CliResult {
                 }
                 None => Params::dequantised(&net),
             };
+            if (float.hidden, float.buckets, float.mirrored)
+                != (net.hidden(), net.buckets(), net.mirrored())
+            {
+                return Err(CliError::msg(format!(
+                    "the checkpoint is not this net's: hidden {}, {} output bucket(s){} \
+                     against hidden {}, {} output bucket(s){}",
+                    float.hidden,
+                    float.buckets,
+                    if float.mirrored {
+                        ", mirrored inputs"
+                    } else {
+                        ""
+                    },
+                    net.hidden(),
+                    net.buckets(),
+                    inputs_note(&net)
+                )));
+            }
             compare(&net, &float);
             Ok(())
         }
@@ -97,12 +123,22 @@ pub fn run(args: Args) -> CliResult {
                 .map_err(|e| CliError::msg(format!("--output-scale {output_scale}: {e}")))?;
             write_net(&out, &net)?;
             println!(
-                "wrote {} (output scale {before} -> {output_scale} cp: every score x {:.4})",
+                "wrote {} (output scale {before} -> {output_scale} cp: every score x {:.4}{})",
                 out.display(),
-                output_scale as f64 / before as f64
+                output_scale as f64 / before as f64,
+                inputs_note(&net)
             );
             Ok(())
         }
+    }
+}
+
+/// `", mirrored inputs"` for a net with them (format version 3), else nothing.
+pub fn inputs_note(net: &Network) -> &'static str {
+    if net.mirrored() {
+        ", mirrored inputs"
+    } else {
+        ""
     }
 }
 

@@ -26,6 +26,12 @@ pub struct Args {
     /// 30-32). 1 is the plain net.
     #[arg(long, default_value_t = TrainConfig::default().buckets)]
     output_buckets: usize,
+    /// Horizontally mirrored inputs: each side's features have their files flipped when
+    /// its own king stands on files e-h, so the net always sees its king on a-d and what
+    /// it learns on one wing serves the other. The net is written as format version 3;
+    /// a checkpoint resumed must have been trained with it too.
+    #[arg(long)]
+    king_mirror: bool,
     #[arg(long, default_value_t = TrainConfig::default().epochs)]
     epochs: u32,
     /// Stop after this many epochs in all (resume later with --resume).
@@ -56,7 +62,8 @@ pub struct Args {
     #[arg(long, default_value_t = TrainConfig::default().seed)]
     seed: u64,
     /// Add the a-h mirror of every training position without castling rights (not of
-    /// the validation positions).
+    /// the validation positions). With --king-mirror a copy is the same inputs as its
+    /// original, so this only weighs those positions double.
     #[arg(long)]
     mirror: bool,
     /// Positions held in memory at most (76 bytes each): data that fits is loaded whole
@@ -109,6 +116,7 @@ pub fn run(args: Args) -> CliResult {
     let mut cfg = TrainConfig {
         hidden: args.hidden,
         buckets: args.output_buckets,
+        king_mirror: args.king_mirror,
         epochs: args.epochs,
         stop_after: args.stop_after,
         batch: args.batch,

@@ -4,9 +4,34 @@
 //! computed one up to the current ply are brought up to date from their parents. The
 //! root is computed from scratch; a null move records an empty delta (a copy).
 //!
+//! # Mirrored nets: a king crossing the d/e line
+//!
+//! With horizontally mirrored inputs ([`Network::mirrored`]) each frame also records,
+//! per perspective, whether its files are flipped (its king on files e-h). A move that
+//! takes the mover's king to the other half of the board (a king step from d to e or
+//! back, O-O-O's e1-c1, a Chess960 castling across) changes every feature of the mover's
+//! perspective, so no delta can update it: that perspective is recomputed from the board.
+//!
+//! It is done eagerly, in [`NnueStack::push_move`], because that is the one moment the
+//! board of that ply is at hand without storing it: the position before the move is
+//! given, and the board after it is that position less the squares the delta empties
+//! plus the pieces it puts down. The search's own position is current only at the top
+//! of the stack, so a frame left for later could not be refreshed once deeper moves were
+//! made (and storing a board or piece list per frame costs more than it saves). At push
+//! time the parent frame is first brought up to date (lazily as ever), then the frame is
+//! computed at once: the other perspective by its delta as usual, the mover's from the
+//! board ([`Backend::refresh`]). The frame is then marked computed, so the lazy catch-up
+//! never steps across a crossing, and unmaking is the usual pop. Such moves are rare in
+//! a search (king moves across the middle), so computing them eagerly (even at a node
+//! that is never evaluated) costs little.
+//!
+//! A net without mirrored inputs never flips: its frames' flags stay false, the crossing
+//! check is skipped by one test of a flag the stack keeps, and the catch-up is
+//! instantiated without the flip (`catch_up::<false>`), so it costs nothing extra.
+//!
 //! Everything is allocated when the stack is created, so the search allocates nothing.
 
-use super::{feature, Backend, Network, INPUTS};
+use super::{feature, king_flips, Backend, Network, INPUTS, MAX_ACTIVE};
 use sable_chess::{Color, Move, MoveKind, Piece, Position, Role, Square};
 use std::sync::Arc;
 
@@ -28,6 +53,14 @@ impl Delta {
     fn sub(&mut self, p: Piece, sq: Square) {
         self.subs[self.n_subs as usize] = (p.index() as u8, sq.index() as u8);
         self.n_subs += 1;
+    }
+
+    /// Whether the move picks up the piece on `sq`.
+    #[inline]
+    fn empties(&self, sq: Square) -> bool {
+        self.subs[..self.n_subs as usize]
+            .iter()
+            .any(|&(_, s)| s as usize == sq.index())
     }
 
     /// The changes `m` makes to `pos` (before the move is made).
@@ -98,7 +131,8 @@ impl Accumulator {
     }
 }
 
-/// `out` = the biases plus the rows of every piece of `pos` but the one on `skip`.
+/// `out` = the biases plus the rows of every piece of `pos` but the one on `skip` (never
+/// a king, so the file flip is the position's).
 fn refresh_into(
     net: &Network,
     pos: &Position,
@@ -106,10 +140,11 @@ fn refresh_into(
     skip: Option<Square>,
     out: &mut [i16],
 ) {
+    let flip = net.flipped(pos, persp);
     out.copy_from_slice(&net.ft_bias);
     for sq in pos.occupied() {
         if let Some(p) = pos.piece_at(sq).filter(|_| Some(sq) != skip) {
-            let f = feature(persp, p, sq);
+            let f = feature(persp, p, sq, flip);
             debug_assert!(f < INPUTS);
             for (o, w) in out.iter_mut().zip(net.row(f)) {
                 *o = o.wrapping_add(*w);
@@ -159,10 +194,15 @@ pub struct NnueStack {
     net: Arc<Network>,
     backend: Backend,
     hidden: usize,
+    /// The net's inputs are mirrored (see the module comment).
+    mirrored: bool,
     /// `frames` x 2 perspectives x `hidden`.
     acc: Vec<i16>,
     computed: Vec<bool>,
     deltas: Vec<Delta>,
+    /// Per frame, whether each perspective's files are flipped (by `Color::index()`);
+    /// always false for a net without mirrored inputs.
+    flips: Vec<[bool; 2]>,
     top: usize,
 }
 
@@ -171,12 +211,14 @@ impl NnueStack {
     pub fn new(net: Arc<Network>, frames: usize) -> NnueStack {
         let hidden = net.hidden();
         NnueStack {
+            mirrored: net.mirrored(),
             net,
             backend: Backend::detect(),
             hidden,
             acc: vec![0; frames * 2 * hidden],
             computed: vec![false; frames],
             deltas: vec![Delta::default(); frames],
+            flips: vec![[false; 2]; frames],
             top: 0,
         }
     }
@@ -194,6 +236,10 @@ impl NnueStack {
     pub fn reset(&mut self, pos: &Position) {
         self.top = 0;
         let h = self.hidden;
+        self.flips[0] = [
+            self.net.flipped(pos, Color::White),
+            self.net.flipped(pos, Color::Black),
+        ];
         let (w, b) = self.acc[..2 * h].split_at_mut(h);
         refresh_into(&self.net, pos, Color::White, None, w);
         refresh_into(&self.net, pos, Color::Black, None, b);
@@ -206,6 +252,66 @@ impl NnueStack {
         self.top += 1;
         self.deltas[self.top] = Delta::of_move(pos, m);
         self.computed[self.top] = false;
+        if self.mirrored {
+            self.flips[self.top] = self.flips[self.top - 1];
+            self.follow_king(pos, m);
+        }
+    }
+
+    /// A mirrored net: if `m` takes the mover's king across the d/e line, flips the
+    /// mover's perspective in the new frame and computes the frame now (module comment).
+    #[inline]
+    fn follow_king(&mut self, pos: &Position, m: Move) {
+        let Some(king) = pos.piece_at(m.from()).filter(|p| p.role() == Role::King) else {
+            return;
+        };
+        let to = match m.kind() {
+            MoveKind::Castle => m.castle_king_to(),
+            _ => m.to(),
+        };
+        let us = king.color();
+        let flip = king_flips(to);
+        if flip != self.flips[self.top][us.index()] {
+            self.flips[self.top][us.index()] = flip;
+            self.compute_crossing(pos, us);
+        }
+    }
+
+    /// The current frame, whose move (made next in `pos`) took `us`'s king across the
+    /// d/e line: `!us` from the parent as usual, `us` from the board after the move.
+    #[cold]
+    fn compute_crossing(&mut self, pos: &Position, us: Color) {
+        let f = self.top;
+        self.update_to(f - 1);
+        // The other side by its delta (this marks the frame computed, which it is once
+        // the mover's side below is done).
+        let them = !us;
+        self.catch_up::<true>(f, f, [them == Color::White, them == Color::Black]);
+        let d = self.deltas[f];
+        let flip = self.flips[f][us.index()];
+        let mut features = [0usize; MAX_ACTIVE];
+        let mut n = 0;
+        for sq in pos.occupied() {
+            if let Some(p) = pos.piece_at(sq).filter(|_| !d.empties(sq)) {
+                features[n] = feature(us, p, sq, flip);
+                n += 1;
+            }
+        }
+        for &(p, sq) in &d.adds[..d.n_adds as usize] {
+            let (p, sq) = (
+                Piece::from_index(p as usize),
+                Square::from_index(sq as usize),
+            );
+            features[n] = feature(us, p, sq, flip);
+            n += 1;
+        }
+        let net = &*self.net;
+        let rows: [&[i16]; MAX_ACTIVE] = std::array::from_fn(|i| net.row(features[i]));
+        let h = self.hidden;
+        let at = (2 * f + us.index()) * h;
+        self.backend
+            .refresh(&mut self.acc[at..at + h], &net.ft_bias, &rows[..n]);
+        self.computed[f] = true;
     }
 
     /// Records a null move.
@@ -214,6 +320,7 @@ impl NnueStack {
         self.top += 1;
         self.deltas[self.top] = Delta::default();
         self.computed[self.top] = false;
+        self.flips[self.top] = self.flips[self.top - 1];
     }
 
     /// Takes back the last move or null move.
@@ -222,24 +329,46 @@ impl NnueStack {
         self.top -= 1;
     }
 
-    /// Brings the current frame up to date from the nearest computed ancestor.
-    fn update(&mut self) {
-        let mut k = self.top;
+    /// Brings frame `target` up to date from its nearest computed ancestor.
+    #[inline]
+    fn update_to(&mut self, target: usize) {
+        let mut k = target;
         while !self.computed[k] {
             k -= 1;
         }
+        if self.mirrored {
+            self.catch_up::<true>(k + 1, target, [true; 2]);
+        } else {
+            self.catch_up::<false>(k + 1, target, [true; 2]);
+        }
+    }
+
+    /// Frames `from..=to`, each from its parent by its move's delta, for the perspectives
+    /// `sides` names (by `Color::index()`), the features flipped as each frame says
+    /// (`MIRRORED`: the net's inputs are); marks them computed.
+    #[inline]
+    fn catch_up<const MIRRORED: bool>(&mut self, from: usize, to: usize, sides: [bool; 2]) {
         let h = self.hidden;
-        for f in k + 1..=self.top {
+        for f in from..=to {
             let d = self.deltas[f];
             let (done, rest) = self.acc.split_at_mut(f * 2 * h);
             let parent = &done[(f - 1) * 2 * h..];
             for (i, c) in [Color::White, Color::Black].into_iter().enumerate() {
+                if !sides[i] {
+                    continue;
+                }
+                let flip = MIRRORED && self.flips[f][i];
+                // The lazy catch-up never crosses a change of flip: that frame was
+                // computed at push time.
+                debug_assert!(!MIRRORED || flip == self.flips[f - 1][i]);
                 let row = |&(p, sq): &(u8, u8)| {
                     let f = feature(
                         c,
                         Piece::from_index(p as usize),
                         Square::from_index(sq as usize),
+                        flip,
                     );
+                    debug_assert!(f < INPUTS);
                     self.net.row(f)
                 };
                 let adds = [row(&d.adds[0]), row(&d.adds[1])];
@@ -257,7 +386,7 @@ impl NnueStack {
 
     /// The current frame's sums, White's perspective then Black's.
     pub fn sums(&mut self) -> (&[i16], &[i16]) {
-        self.update();
+        self.update_to(self.top);
         let h = self.hidden;
         let frame = &self.acc[self.top * 2 * h..(self.top + 1) * 2 * h];
         frame.split_at(h)
@@ -266,7 +395,7 @@ impl NnueStack {
     /// The network's evaluation of `pos` (the current frame) for the side to move.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
-        self.update();
+        self.update_to(self.top);
         let h = self.hidden;
         let (w, b) = self.acc[self.top * 2 * h..(self.top + 1) * 2 * h].split_at(h);
         let (stm, nstm) = if pos.turn() == Color::White {

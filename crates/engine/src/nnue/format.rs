@@ -5,12 +5,12 @@
 //! | offset | bytes | field |
 //! | --- | --- | --- |
 //! | 0 | 4 | magic `SBNN` |
-//! | 4 | 2 | format version: 1 (one output layer) or 2 (output buckets) |
+//! | 4 | 2 | format version: 1 (one output layer), 2 (output buckets) or 3 (output buckets, horizontally mirrored inputs) |
 //! | 6 | 2 | `H`, the hidden size (16..=1024, a multiple of 16) |
 //! | 8 | 2 | QA (255) |
 //! | 10 | 2 | QB (64) |
 //! | 12 | 2 | output scale: centipawns per 1.0 of output ([`MIN_OUTPUT_SCALE`]`..=`[`MAX_OUTPUT_SCALE`]; 400 as trained) |
-//! | 14 | 2 | version 1: zero; version 2: `B`, the output buckets (2..=16) |
+//! | 14 | 2 | version 1: zero; version 2: `B`, the output buckets (2..=16); version 3: `B` (1..=16) |
 //! | 16 | 2·768·H | feature weights, `i16`, row by row: feature `f`'s `H` weights at `16 + 2·H·f` |
 //! | … | 2·H | feature biases, `i16` |
 //! | … | 2·2H·B | output weights, `i16`, bucket by bucket: `H` for the side to move's half, then `H` for the other |
@@ -18,12 +18,23 @@
 //! | end − 4 | 4 | CRC-32 (`sable_formats::record::crc32`) of every byte before it |
 //!
 //! A file is therefore `20 + 1538·H + 4·H·B + 4·B` bytes (`24 + 1542·H` with one
-//! bucket). A net with one bucket is written as version 1, so nets from before buckets
-//! load unchanged and are written back byte for byte; an older build refuses a
-//! version 2 file by its version, not by a confusing size. Which bucket a position uses:
-//! [`super::output_bucket`]. Loading checks each field in that order and also that no
-//! accumulator can overflow `i16` (bias plus 32 of the largest weights) and that
-//! `QA · |output weight|` fits `i16` (the SCReLU kernel multiplies in 16 bits).
+//! bucket), whatever its version. A net with one bucket is written as version 1, so nets
+//! from before buckets load unchanged and are written back byte for byte; an older build
+//! refuses a version 2 file by its version, not by a confusing size. Which bucket a
+//! position uses: [`super::output_bucket`].
+//!
+//! Version 3 is version 2's layout (with any bucket count, one included) for a net with
+//! **horizontally mirrored inputs** ([`Network::mirrored`]): from a perspective whose own
+//! king stands on files e-h, every feature's square (already rank-flipped for Black) has
+//! its file flipped too (`square ^ 7`, [`super::feature`]), so that the net only ever sees
+//! its king on files a-d. The weights are the same 768 rows; only which row a piece
+//! selects changes. Only mirrored nets are written as version 3, so version 1 and 2 files
+//! are written back byte for byte, and an older build refuses a mirrored net by its
+//! version instead of evaluating it with the wrong rows.
+//!
+//! Loading checks each field in that order and also that no accumulator can overflow
+//! `i16` (bias plus 32 of the largest weights) and that `QA · |output weight|` fits `i16`
+//! (the SCReLU kernel multiplies in 16 bits).
 //!
 //! The output scale is the net's own: the trainer exports at [`SCALE`] (the unit it
 //! learned the search's scores in), and `sable nnue rescale` rewrites it, so that a net
@@ -38,8 +49,8 @@ use super::{
 use sable_formats::record::crc32;
 
 pub const MAGIC: [u8; 4] = *b"SBNN";
-/// The newest format version this build writes and reads (it reads version 1 too).
-pub const VERSION: u16 = 2;
+/// The newest format version this build writes and reads (it reads versions 1 and 2 too).
+pub const VERSION: u16 = 3;
 pub const HEADER_LEN: usize = 16;
 
 /// Why a net file was refused.
@@ -49,7 +60,7 @@ pub enum NetError {
     TooShort { len: usize },
     #[error("not a Sable net file (bad magic {found:02x?}, expected \"SBNN\")")]
     BadMagic { found: [u8; 4] },
-    #[error("net format version {found} is not supported (this build reads {VERSION})")]
+    #[error("net format version {found} is not supported (this build reads 1 to {VERSION})")]
     Version { found: u16 },
     #[error("hidden size {found} is not a multiple of 16 in {MIN_HIDDEN}..={MAX_HIDDEN}")]
     Hidden { found: u16 },
@@ -101,6 +112,8 @@ pub struct Network {
     pub(crate) out_bias: Vec<i32>,
     /// Centipawns per 1.0 of output ([`SCALE`] unless rescaled).
     scale: i32,
+    /// Horizontally mirrored inputs (format version 3; see the module comment).
+    mirrored: bool,
 }
 
 /// Bytes of a net file with hidden size `h` and `b` output buckets.
@@ -198,6 +211,7 @@ impl Network {
             out_weights,
             out_bias,
             scale: SCALE,
+            mirrored: false,
         };
         net.check_ranges()?;
         Ok(net)
@@ -236,6 +250,28 @@ impl Network {
         check_output_scale(cp)?;
         self.scale = cp;
         Ok(self)
+    }
+
+    /// Whether the inputs are horizontally mirrored: from a side whose king stands on
+    /// files e-h, every square's file is flipped ([`super::feature`]); written as format
+    /// version 3.
+    pub fn mirrored(&self) -> bool {
+        self.mirrored
+    }
+
+    /// The same weights read with (or without) horizontally mirrored inputs: the same
+    /// rows, selected by other squares ([`Network::mirrored`]). The range checks hold
+    /// either way (at most 32 rows are ever summed).
+    pub fn with_mirrored_inputs(mut self, mirrored: bool) -> Network {
+        self.mirrored = mirrored;
+        self
+    }
+
+    /// Whether `persp`'s features in `pos` have their files flipped: a mirrored net
+    /// with `persp`'s king on files e-h.
+    #[inline]
+    pub fn flipped(&self, pos: &sable_chess::Position, persp: sable_chess::Color) -> bool {
+        self.mirrored && super::king_flips(pos.king(persp))
     }
 
     /// The hidden size `H`.
@@ -333,11 +369,19 @@ impl Network {
         let buckets = match (version, field) {
             (1, 0) => 1,
             (2, b) if (2..=MAX_BUCKETS as u16).contains(&b) => b as usize,
+            (3, b) if (1..=MAX_BUCKETS as u16).contains(&b) => b as usize,
             (1, found) => {
                 return Err(NetError::Buckets {
                     found,
                     version,
                     expected: "0 (one output layer)",
+                })
+            }
+            (3, found) => {
+                return Err(NetError::Buckets {
+                    found,
+                    version,
+                    expected: "1..=16",
                 })
             }
             (_, found) => {
@@ -379,8 +423,11 @@ impl Network {
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        Network::from_parts(hidden, ft_weights, ft_bias, out_weights, out_bias)?
-            .with_output_scale(scale)
+        Ok(
+            Network::from_parts(hidden, ft_weights, ft_bias, out_weights, out_bias)?
+                .with_output_scale(scale)?
+                .with_mirrored_inputs(version == 3),
+        )
     }
 
     /// Reads a net file; every error names it.
@@ -400,7 +447,9 @@ impl Network {
         let buckets = self.buckets();
         let mut out = Vec::with_capacity(file_len(self.hidden, buckets));
         out.extend_from_slice(&MAGIC);
-        let (version, field) = if buckets == 1 {
+        let (version, field) = if self.mirrored {
+            (3, buckets as u16)
+        } else if buckets == 1 {
             (1, 0)
         } else {
             (2, buckets as u16)

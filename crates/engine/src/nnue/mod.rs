@@ -9,6 +9,12 @@
 //!
 //! A feature is (piece colour relative to the perspective, piece type, square seen from
 //! that side, the rank flipped for Black): `(rel * 6 + role) * 64 + square`, 768 in all.
+//! A net with horizontally mirrored inputs ([`Network::mirrored`], format version 3)
+//! also flips the file (`square ^ 7`) of every feature of a perspective whose own king
+//! stands on files e-h ([`king_flips`]): each side sees its king on files a-d, and what
+//! the net learns on one wing serves the other. Each perspective flips on its own king
+//! alone, so a king move across the d/e line changes all of its side's features at once;
+//! the accumulator stack recomputes that side's sums then (see `accumulator`).
 //! The output is `(SCReLU(stm) · w0 + SCReLU(nstm) · w1) / QA + bias`, in units of
 //! `QA * QB`, then times the net's output scale for centipawns ([`SCALE`] as trained,
 //! bullet's convention). A net may have
@@ -58,26 +64,36 @@ pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
     (pieces.saturating_sub(2) / (MAX_ACTIVE / buckets)).min(buckets - 1)
 }
 
-/// The input index of `piece` on `sq` from `persp`'s side.
+/// The input index of `piece` on `sq` from `persp`'s side, its file flipped when `flip`
+/// (a net with mirrored inputs, `persp`'s king on files e-h: [`Network::flipped`]).
 #[inline]
-pub fn feature(persp: Color, piece: Piece, sq: Square) -> usize {
+pub fn feature(persp: Color, piece: Piece, sq: Square, flip: bool) -> usize {
     let rel = (piece.color() != persp) as usize;
-    (rel * 6 + piece.role().index()) * 64 + sq.relative(persp).index()
+    (rel * 6 + piece.role().index()) * 64 + (sq.relative(persp).index() ^ (7 * flip as usize))
 }
 
-/// The same feature seen from the other side (used by the trainer, which stores one list).
+/// Whether a side whose king stands on `king` sees the board with its files flipped, in
+/// a net with mirrored inputs: the king on files e-h.
+#[inline]
+pub const fn king_flips(king: Square) -> bool {
+    king.file().index() >= 4
+}
+
+/// The same (unflipped) feature seen from the other side (used by the trainer, which
+/// stores one list). The file flip commutes with it: a flipped feature is `f ^ 7`.
 #[inline]
 pub fn mirror_feature(f: usize) -> usize {
     let rel = f / 384;
     ((1 - rel) * 384 + f % 384) ^ 56
 }
 
-/// The active features of `pos` from `persp`'s side, in square order.
+/// The active features of `pos` from `persp`'s side, unflipped, in square order (xor each
+/// with 7 for a flipped perspective).
 pub fn active_features(pos: &Position, persp: Color, out: &mut [u16; MAX_ACTIVE]) -> usize {
     let mut n = 0;
     for sq in pos.occupied() {
         if let Some(p) = pos.piece_at(sq) {
-            out[n] = feature(persp, p, sq) as u16;
+            out[n] = feature(persp, p, sq, false) as u16;
             n += 1;
         }
     }

@@ -1,6 +1,7 @@
-//! The two integer kernels of inference: the accumulator update (a parent's vector plus
-//! some feature rows minus others, in wrapping `i16` arithmetic) and the SCReLU dot
-//! product (`Σ clamp(x, 0, QA)² · w`, summed in wrapping `i32`).
+//! The integer kernels of inference: the accumulator update (a parent's vector plus
+//! some feature rows minus others, in wrapping `i16` arithmetic), the refresh (the biases
+//! plus a position's rows, for a mirrored net's king crossing the d/e line) and the SCReLU
+//! dot product (`Σ clamp(x, 0, QA)² · w`, summed in wrapping `i32`).
 //!
 //! Each has a portable version and an AVX2 version, chosen at run time (the binary runs
 //! on any x86-64). The AVX2 dot product computes `clamp(x)·w` in 16 bits (exact: the
@@ -54,6 +55,19 @@ impl Backend {
             // SAFETY: the token exists only if AVX2 was detected; the lengths were
             // checked above (all equal, a multiple of 16 lanes).
             Backend::Avx2(_) => unsafe { avx2::update(dst, src, adds, subs) },
+        }
+    }
+
+    /// `dst = bias + Σ rows`, lane by lane, wrapping.
+    #[inline]
+    pub fn refresh(self, dst: &mut [i16], bias: &[i16], rows: &[&[i16]]) {
+        assert!(bias.len() == dst.len() && bias.len().is_multiple_of(16));
+        assert!(rows.iter().all(|r| r.len() == dst.len()));
+        match self {
+            Backend::Portable => update_portable(dst, bias, rows, &[]),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `update`; lengths checked above.
+            Backend::Avx2(_) => unsafe { avx2::update(dst, bias, rows, &[]) },
         }
     }
 
