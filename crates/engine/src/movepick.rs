@@ -9,7 +9,6 @@
 use crate::history::{piece_to, Histories, PieceTo};
 use crate::see::{see_ge, value};
 use crate::tunables as tp;
-use sable_chess::attacks::{bishop_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use sable_chess::{GenType, Move, MoveList, Position, Role, SquareSet, MAX_MOVES};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -71,24 +70,6 @@ fn noisy_score(pos: &Position, hist: &Histories, m: Move) -> i32 {
         s += hist.capture(piece_to(pos, m), v) / tp::mp_capt_hist_div();
     }
     s
-}
-
-/// For each role, the squares from which it would attack the enemy king: a cheap test
-/// for direct checks (discovered checks are not worth the time when only ordering).
-fn check_squares(pos: &Position) -> [SquareSet; 6] {
-    let us = pos.turn();
-    let king = pos.king(!us);
-    let occ = pos.occupied();
-    let diagonal = bishop_attacks(king, occ);
-    let straight = rook_attacks(king, occ);
-    [
-        pawn_attacks(!us, king),
-        knight_attacks(king),
-        diagonal,
-        straight,
-        diagonal | straight,
-        SquareSet::EMPTY,
-    ]
 }
 
 /// Ordering value of a quiet move: its histories, and a bonus for a direct check, since
@@ -234,7 +215,7 @@ impl MovePicker {
                     self.index = 0;
                     if !self.skip_quiets {
                         pos.generate_into(GenType::Quiet, &mut self.moves);
-                        let checks = check_squares(pos);
+                        let checks = pos.check_squares();
                         for (i, &m) in self.moves.iter().enumerate() {
                             self.scores[i] = quiet_score(pos, hist, cont, &checks, m);
                         }
@@ -268,7 +249,7 @@ impl MovePicker {
                 Stage::GenerateEvasions => {
                     self.moves.clear();
                     pos.generate_into(GenType::All, &mut self.moves);
-                    let checks = check_squares(pos);
+                    let checks = pos.check_squares();
                     for (i, &m) in self.moves.iter().enumerate() {
                         self.scores[i] = if is_noisy(pos, m) {
                             1_000_000 + noisy_score(pos, hist, m)
@@ -319,9 +300,8 @@ impl MovePicker {
                     pos.generate_into(GenType::Quiet, &mut self.moves);
                     let info = pos.check_info();
                     self.moves.retain(|m| pos.gives_check_with(m, &info));
-                    let checks = check_squares(pos);
                     for (i, &m) in self.moves.iter().enumerate() {
-                        self.scores[i] = quiet_score(pos, hist, cont, &checks, m);
+                        self.scores[i] = quiet_score(pos, hist, cont, info.squares(), m);
                     }
                     self.stage = Stage::QChecks;
                 }
