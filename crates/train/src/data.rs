@@ -7,7 +7,7 @@
 
 use crate::TrainError;
 use sable_chess::{CastlingMode, Color, Position};
-use sable_engine::nnue::{active_features, king_flips, MAX_ACTIVE};
+use sable_engine::nnue::{active_features, king_flips, mirror_feature, MAX_ACTIVE};
 use sable_formats::record::{Filter, RecordReader, TrainingPositions};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -27,7 +27,7 @@ pub struct Sample {
     pub mirrorable: bool,
     /// Which perspectives a net with mirrored inputs reads with files flipped (their
     /// king on files e-h, [`king_flips`]): bit 0 the side to move's, bit 1 the other's
-    /// ([`Sample::flip_xors`]). The features themselves are stored unflipped, so one
+    /// ([`Sample::inputs`]). The features themselves are stored unflipped, so one
     /// sample serves both kinds of net; the byte fits in what was padding.
     pub flips: u8,
     /// The game it comes from, numbered in load order over all input files (a text
@@ -54,20 +54,24 @@ impl Sample {
         }
     }
 
-    /// What each perspective's features (the side to move's, then the other's) are
-    /// xored with in a net with mirrored inputs (`mirrored`): 7 for a flipped one (the
-    /// file flip, which commutes with [`mirror_feature`](sable_engine::nnue::mirror_feature)),
-    /// else 0; always 0 for a plain net.
+    /// The input indices of perspective `side` (0 the side to move's, 1 the other's,
+    /// through [`mirror_feature`]), with the files flipped in a net with mirrored inputs
+    /// (`mirrored`) when that side's king stands on files e-h (the flip, `^ 7`, commutes
+    /// with `mirror_feature`). The one place the trainer turns a sample into inputs.
     #[inline]
-    pub fn flip_xors(&self, mirrored: bool) -> [usize; 2] {
-        let xor = |bit: u8| {
-            if mirrored && self.flips & bit != 0 {
-                7
-            } else {
-                0
-            }
+    pub fn inputs(&self, side: usize, mirrored: bool) -> impl Iterator<Item = usize> + '_ {
+        let xor = if mirrored && self.flips & (1 << side) != 0 {
+            7
+        } else {
+            0
         };
-        [xor(1), xor(2)]
+        self.active().iter().map(move |&f| {
+            xor ^ if side == 0 {
+                f as usize
+            } else {
+                mirror_feature(f as usize)
+            }
+        })
     }
 
     /// The same sample, from game `game`.

@@ -9,7 +9,7 @@
 
 use crate::data::Sample;
 use crate::model::{sigmoid, Objective, Params};
-use sable_engine::nnue::{mirror_feature, INPUTS};
+use sable_engine::nnue::INPUTS;
 
 /// Adds one sample's gradient into `grad` the dense way; returns its loss.
 pub fn backward_dense(p: &Params, sample: &Sample, obj: Objective, grad: &mut [f32]) -> f32 {
@@ -17,10 +17,10 @@ pub fn backward_dense(p: &Params, sample: &Sample, obj: Objective, grad: &mut [f
     let b = p.bucket(sample.active());
     let (bias, ow, ob) = (p.ft_b_at(), p.out_w_of(b), p.out_b_at() + b);
     let mut x = [[0.0f32; INPUTS]; 2];
-    let xors = sample.flip_xors(p.mirrored);
-    for &f in sample.active() {
-        x[0][f as usize ^ xors[0]] = 1.0;
-        x[1][mirror_feature(f as usize) ^ xors[1]] = 1.0;
+    for (side, x) in x.iter_mut().enumerate() {
+        for f in sample.inputs(side, p.mirrored) {
+            x[f] = 1.0;
+        }
     }
     let mut acc = vec![vec![0.0f32; h]; 2];
     let mut out = p.w[ob];

@@ -11,7 +11,7 @@
 use crate::data::Sample;
 use crate::rng::Rng;
 use sable_chess::Position;
-use sable_engine::nnue::{check_buckets, mirror_feature, output_bucket, NetError, Network, INPUTS};
+use sable_engine::nnue::{check_buckets, output_bucket, NetError, Network, INPUTS};
 use sable_engine::nnue::{QA, QB, SCALE};
 
 /// Largest |weight| of the feature transformer and the output layer. Output weights
@@ -201,20 +201,12 @@ impl Params {
     /// from its active features. Leaves the accumulators in `s`.
     pub fn forward(&self, sample: &Sample, s: &mut Scratch) -> f32 {
         let h = self.hidden;
-        let active = sample.active();
-        let xors = sample.flip_xors(self.mirrored);
-        let b = self.bucket(active);
+        let b = self.bucket(sample.active());
         let (bias, ow) = (self.ft_b_at(), self.out_w_of(b));
         let mut out = self.w[self.out_b_at() + b];
         for (side, acc) in s.acc.iter_mut().enumerate() {
             acc.copy_from_slice(&self.w[bias..bias + h]);
-            for &f in active {
-                let f = xors[side]
-                    ^ if side == 0 {
-                        f as usize
-                    } else {
-                        mirror_feature(f as usize)
-                    };
+            for f in sample.inputs(side, self.mirrored) {
                 for (a, w) in acc.iter_mut().zip(&self.w[f * h..(f + 1) * h]) {
                     *a += w;
                 }
@@ -239,7 +231,6 @@ impl Params {
     ) -> f32 {
         let h = self.hidden;
         let active = sample.active();
-        let xors = sample.flip_xors(self.mirrored);
         let out = self.forward(sample, s);
         let p = sigmoid(out * obj.slope());
         let err = p - obj.target(sample);
@@ -263,13 +254,7 @@ impl Params {
             for (gb, d) in grad[bias..bias + h].iter_mut().zip(acc.iter()) {
                 *gb += d;
             }
-            for &f in active {
-                let f = xors[side]
-                    ^ if side == 0 {
-                        f as usize
-                    } else {
-                        mirror_feature(f as usize)
-                    };
+            for f in sample.inputs(side, self.mirrored) {
                 for (gw, d) in grad[f * h..(f + 1) * h].iter_mut().zip(acc.iter()) {
                     *gw += d;
                 }

@@ -228,7 +228,7 @@ fn gradient_matches_finite_differences(mut params: Params) {
         let mut grad = vec![0.0; n];
         params.backward(&s, obj, &mut grad, &mut scratch);
         // The side to move's row of its first feature (flipped as that side reads it).
-        let f = s.active()[0] as usize ^ s.flip_xors(params.mirrored)[0];
+        let f = s.inputs(0, params.mirrored).next().unwrap();
         // The output bias, an output weight (of the sample's bucket), a feature bias, an
         // active feature's weight.
         let k = params.bucket(s.active());
