@@ -762,14 +762,7 @@ fn train_king_mirror_writes_a_version_3_net_the_engine_plays_with() {
     no_panic(&text);
 
     let mut s = Session::start(&[]);
-    s.send(&format!("setoption name EvalFile value {net}"));
-    s.send("setoption name UseNNUE value true");
-    s.send("isready");
-    let lines = s.until_within(|l| l == "readyok", 10_000);
-    assert!(
-        !lines.iter().any(|l| l.starts_with("info string")),
-        "{lines:?}"
-    );
+    s.load_net(&net);
     let fen = "r3k2r/pppq1ppp/2n5/8/8/2N5/PPPQ1PPP/R3K2R w KQkq - 0 1";
     s.send(&format!("position fen {fen}"));
     s.send("go depth 7");

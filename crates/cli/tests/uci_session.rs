@@ -146,14 +146,7 @@ fn a_refused_eval_file_is_reported_and_the_previous_net_stays() {
     let missing = dir.join("missing.nnue");
 
     let mut s = Session::start(&[]);
-    s.send(&format!("setoption name EvalFile value {}", good.display()));
-    s.send("setoption name UseNNUE value true");
-    s.send("isready");
-    let lines = s.until_within(|l| l == "readyok", 10_000);
-    assert!(
-        !lines.iter().any(|l| l.starts_with("info string")),
-        "{lines:?}"
-    );
+    s.load_net(&good.display().to_string());
     for (file, reason) in [
         (&bad, "bad checksum"),
         (&short, "wrong size"),

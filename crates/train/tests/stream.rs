@@ -8,7 +8,7 @@ use sable_train::checkpoint::Checkpoint;
 use sable_train::data::{self, LoadStats, Sample};
 use sable_train::stream::{self, StreamConfig, Survey};
 use sable_train::{self as trainer, TrainConfig};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::sync_channel;
 
 mod common;
@@ -197,11 +197,7 @@ fn streamed_training_learns_is_deterministic_and_resumes_exactly() {
     assert_eq!(again.state, whole.state);
 
     let out = dir.join("out");
-    let mut first = cfg.clone();
-    first.stop_after = Some(1);
-    first.out_dir = Some(out.clone());
-    stream::train(&first, &stream, trainer::fresh(&cfg), &survey, |_| {}).unwrap();
-    let saved = Checkpoint::load(&out.join("checkpoint.ckpt")).unwrap();
+    let saved = first_epoch(&cfg, &stream, &survey, &out);
     assert_eq!(saved.epochs_done, 1);
     let net = sable_engine::nnue::Network::load(&out.join("epoch-001.nnue")).unwrap();
     assert_eq!(
@@ -244,11 +240,7 @@ fn streamed_training_with_mirrored_inputs_writes_a_mirrored_net() {
         "streamed {streamed}, in memory {reference}"
     );
     let out = dir.join("out");
-    let mut first = cfg.clone();
-    first.stop_after = Some(1);
-    first.out_dir = Some(out.clone());
-    stream::train(&first, &stream, trainer::fresh(&cfg), &survey, |_| {}).unwrap();
-    let saved = Checkpoint::load(&out.join("checkpoint.ckpt")).unwrap();
+    let saved = first_epoch(&cfg, &stream, &survey, &out);
     assert!(saved.params.mirrored);
     let net = sable_engine::nnue::Network::load(&out.join("epoch-001.nnue")).unwrap();
     assert!(net.mirrored());
@@ -303,4 +295,19 @@ fn a_file_changed_under_the_trainer_is_an_error() {
     let err = fails();
     assert!(err.contains("1.txt:1"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// One streamed epoch from fresh weights into `out` (stopping there), and the
+/// checkpoint it left.
+fn first_epoch(
+    cfg: &TrainConfig,
+    stream: &StreamConfig,
+    survey: &Survey,
+    out: &Path,
+) -> Checkpoint {
+    let mut first = cfg.clone();
+    first.stop_after = Some(1);
+    first.out_dir = Some(out.to_path_buf());
+    stream::train(&first, stream, trainer::fresh(cfg), survey, |_| {}).unwrap();
+    Checkpoint::load(&out.join("checkpoint.ckpt")).unwrap()
 }

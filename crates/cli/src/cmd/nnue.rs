@@ -76,7 +76,7 @@ pub fn run(args: Args) -> CliResult {
             println!(
                 "wrote {} (hidden {hidden}, {output_buckets} output bucket(s){}, random weights)",
                 out.display(),
-                inputs_note(&net)
+                inputs_note(net.mirrored())
             );
             Ok(())
         }
@@ -98,14 +98,10 @@ pub fn run(args: Args) -> CliResult {
                      against hidden {}, {} output bucket(s){}",
                     float.hidden,
                     float.buckets,
-                    if float.mirrored {
-                        ", mirrored inputs"
-                    } else {
-                        ""
-                    },
+                    inputs_note(float.mirrored),
                     net.hidden(),
                     net.buckets(),
-                    inputs_note(&net)
+                    inputs_note(net.mirrored())
                 )));
             }
             compare(&net, &float);
@@ -126,7 +122,7 @@ pub fn run(args: Args) -> CliResult {
                 "wrote {} (output scale {before} -> {output_scale} cp: every score x {:.4}{})",
                 out.display(),
                 output_scale as f64 / before as f64,
-                inputs_note(&net)
+                inputs_note(net.mirrored())
             );
             Ok(())
         }
@@ -134,8 +130,8 @@ pub fn run(args: Args) -> CliResult {
 }
 
 /// `", mirrored inputs"` for a net with them (format version 3), else nothing.
-pub fn inputs_note(net: &Network) -> &'static str {
-    if net.mirrored() {
+pub fn inputs_note(mirrored: bool) -> &'static str {
+    if mirrored {
         ", mirrored inputs"
     } else {
         ""

@@ -141,6 +141,19 @@ impl Session {
         }
     }
 
+    /// Plays with the net in `path` (`EvalFile`, `UseNNUE` on), waiting for `readyok`
+    /// and asserting that no `info string` (a refused net) came before it.
+    pub fn load_net(&mut self, path: &str) {
+        self.send(&format!("setoption name EvalFile value {path}"));
+        self.send("setoption name UseNNUE value true");
+        self.send("isready");
+        let lines = self.until_within(|l| l == "readyok", 10_000);
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info string")),
+            "{lines:?}"
+        );
+    }
+
     /// All lines up to and including the first that satisfies `pred`.
     pub fn until_within(&mut self, pred: impl Fn(&str) -> bool, timeout_ms: u64) -> Vec<String> {
         let deadline = Instant::now() + Duration::from_millis(timeout_ms);
