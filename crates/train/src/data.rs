@@ -1,5 +1,5 @@
 //! Training samples: a position reduced to its active features from the side to move's
-//! view (the other side's follow by [`mirror_feature`](sable_engine::nnue::mirror_feature)),
+//! view (the other side's follow by [`mirror_feature`]),
 //! with its score, result and game, and two bits for a net with horizontally mirrored
 //! inputs (which side's king stands on files e-h), 76 bytes each; reading them from game records (through
 //! `sable_formats::record`'s training filter) or from `FEN | score | result` text; and
