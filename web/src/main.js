@@ -718,6 +718,7 @@ const analysis = {
   tags: {},
   requestId: null,
   reviewId: null,
+  reviewPgn: null,
   pvs: [],
   opening: null,
   review: null,
@@ -992,6 +993,7 @@ $('review').onclick = () => {
   $('review').disabled = true;
   $('review-progress').textContent = 'reviewing…';
   const pgn = pgnOf({ ...analysis.tags, Result: '*' }, line.map((n) => n.san), analysis.root.fen, '*');
+  analysis.reviewPgn = pgn;
   send({ t: 'review', id, pgn });
 };
 
@@ -1195,6 +1197,11 @@ function onReconnect() {
       if (game && !game.result && game.pos.turn !== game.player && !game.pendingId) requestEngineMove();
     };
     setTimeout(again, 0);
+  }
+  // A review under way died with the old session: the new one starts it over.
+  if (analysis.reviewId !== null) {
+    $('review-progress').textContent = 'reviewing… (started again after a reconnection)';
+    send({ t: 'review', id: analysis.reviewId, pgn: analysis.reviewPgn });
   }
   if (mode === 'analysis') setTimeout(requestAnalysis, 0);
 }

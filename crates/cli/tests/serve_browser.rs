@@ -28,6 +28,36 @@ fn lock() -> std::sync::MutexGuard<'static, ()> {
     ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Waits for a game review's graph; fails at once, saying what the page says, if the
+/// review failed, stopped or the connection dropped, and names the page's state on a
+/// timeout (a failure on another machine must say more than "timed out").
+fn wait_for_review(b: &Browser) {
+    let start = Instant::now();
+    let state = || {
+        b.js(
+            "const t = id => { const e = document.getElementById(id); return e ? e.textContent : null; }; \
+             return {progress: t('review-progress'), message: document.getElementById('message').hidden ? null : t('message-text'), conn: t('conn'), button_disabled: document.getElementById('review').disabled, graph: !!document.querySelector('#graph-area')};",
+            vec![],
+        )
+    };
+    loop {
+        let s = state();
+        if s["graph"] == true {
+            break;
+        }
+        let progress = s["progress"].as_str().unwrap_or("");
+        if progress.contains("failed") || progress.contains("stopped") || !s["message"].is_null() {
+            panic!("the review did not finish: {s}");
+        }
+        if start.elapsed() > Duration::from_secs(90) {
+            let _ = b.save_screenshot("timeout-review");
+            panic!("waited 90 s for the review's graph; the page: {s}");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    b.wait_for("#graph-area", WAIT);
+}
+
 /// Waits for the board's animations to end, then saves a screenshot.
 fn screenshot(b: &Browser, name: &str) {
     b.wait_until(WAIT, "the animations to end", || {
@@ -348,7 +378,7 @@ fn analysis_of_a_pasted_pgn_with_its_graph() {
     // The review: the graph, and the judgements of sable analyse.
     b.key("\u{E013}");
     b.click("#review");
-    b.wait_for("#graph-area", Duration::from_secs(90));
+    wait_for_review(&b);
     b.wait_for("#summary table", WAIT);
     let ours: Vec<Option<String>> = serde_json::from_value(b.js(
         "const out = []; for (let n = document.querySelector('#tree .mv'); n; ) { out.push(['inaccuracy','mistake','blunder'].find(c => n.classList.contains(c)) || null); let next = n.nextElementSibling; while (next && !(next.classList.contains('mv'))) next = next.nextElementSibling; n = next; } return out;",
