@@ -28,11 +28,9 @@ fn lock() -> std::sync::MutexGuard<'static, ()> {
     ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Waits for a game review's graph; fails at once, saying what the page says, if the
-/// review failed, stopped or the connection dropped, and names the page's state on a
-/// timeout (a failure on another machine must say more than "timed out").
+/// Waits for a game review's graph; fails at once, quoting the page, if the review failed
+/// or stopped or an error shows, and quotes the page's state on a timeout.
 fn wait_for_review(b: &Browser) {
-    let start = Instant::now();
     let state = || {
         b.js(
             "const t = id => { const e = document.getElementById(id); return e ? e.textContent : null; }; \
@@ -40,21 +38,22 @@ fn wait_for_review(b: &Browser) {
             vec![],
         )
     };
-    loop {
-        let s = state();
-        if s["graph"] == true {
-            break;
-        }
-        let progress = s["progress"].as_str().unwrap_or("");
-        if progress.contains("failed") || progress.contains("stopped") || !s["message"].is_null() {
-            panic!("the review did not finish: {s}");
-        }
-        if start.elapsed() > Duration::from_secs(90) {
-            let _ = b.save_screenshot("timeout-review");
-            panic!("waited 90 s for the review's graph; the page: {s}");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    b.wait_until_or(
+        Duration::from_secs(90),
+        "the review's graph",
+        || {
+            let s = state();
+            let progress = s["progress"].as_str().unwrap_or("");
+            if progress.contains("failed")
+                || progress.contains("stopped")
+                || !s["message"].is_null()
+            {
+                panic!("the review did not finish: {s}");
+            }
+            s["graph"] == true
+        },
+        || format!("; the page: {}", state()),
+    );
     b.wait_for("#graph-area", WAIT);
 }
 

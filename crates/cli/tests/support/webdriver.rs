@@ -213,12 +213,24 @@ impl Browser {
     }
 
     /// Waits until `cond` holds, checking every 50 ms; panics after `within`, naming `what`.
-    pub fn wait_until(&self, within: Duration, what: &str, mut cond: impl FnMut() -> bool) {
+    pub fn wait_until(&self, within: Duration, what: &str, cond: impl FnMut() -> bool) {
+        self.wait_until_or(within, what, cond, String::new);
+    }
+
+    /// As [`Browser::wait_until`], with `state()` (what the page shows) in the message of
+    /// a timeout: a failure on another machine says more than "timed out".
+    pub fn wait_until_or(
+        &self,
+        within: Duration,
+        what: &str,
+        mut cond: impl FnMut() -> bool,
+        state: impl Fn() -> String,
+    ) {
         let start = Instant::now();
         while !cond() {
             if start.elapsed() > within {
                 let _ = self.save_screenshot(&format!("timeout-{}", what.replace(' ', "-")));
-                panic!("waited {within:?} for {what}");
+                panic!("waited {within:?} for {what}{}", state());
             }
             std::thread::sleep(Duration::from_millis(50));
         }
