@@ -57,8 +57,6 @@ function connect() {
     $('conn').className = 'bad';
     setTimeout(connect, reconnectDelay);
     reconnectDelay = Math.min(reconnectDelay * 2, 8000);
-    // What the old session was doing is gone with it.
-    onReconnect();
   };
 }
 
@@ -1185,12 +1183,15 @@ function onReady() {
       }
     }
     setMode(location.hash === '#analysis' ? 'analysis' : 'play');
+  } else {
+    // What the old session was doing is gone with it.
+    onReconnect();
   }
 }
 
-// The server's session is new after a reconnection: ask again for what was pending.
+// The server's session is new after a reconnection (its hello, once per session, not
+// once per failed attempt): ask again for what was pending.
 function onReconnect() {
-  if (!ready) return;
   if (game && game.pendingId && !game.result) {
     game.pendingId = null;
     const again = () => {

@@ -574,6 +574,44 @@ fn a_reload_keeps_the_game() {
 
 #[test]
 #[ignore = "needs chromium"]
+fn a_review_cut_off_with_its_server_is_started_again_on_reconnection() {
+    let _one = lock();
+    // Slow enough (millions of nodes a position) to be under way when its server goes.
+    let first = Server::start(&["--review-nodes", "5000000"]);
+    let port = first.port;
+    let b = Browser::start(1100, 800);
+    b.goto(&format!("{}#analysis", first.url()));
+    b.type_into(
+        "#paste",
+        &first_game("pgn/lichess/lichess-user-export-3970-games.pgn"),
+    );
+    b.click("#load");
+    b.wait_until(WAIT, "the game's 67 moves in the tree", || {
+        b.js(
+            "return document.querySelectorAll('#tree .mv').length;",
+            vec![],
+        ) == 67
+    });
+    b.click("#review");
+    // "reviewing: N/M positions" comes from the server, so its review has begun.
+    b.wait_until(WAIT, "the server's first progress", || {
+        b.text("#review-progress").starts_with("reviewing:")
+    });
+    drop(first);
+    b.wait_until(WAIT, "the page to see its server gone", || {
+        b.text("#conn") != "engine connected"
+    });
+    let _second = Server::start_on(port, &["--review-nodes", "2000"]);
+    b.wait_until(WAIT, "the page to reconnect", || {
+        b.text("#conn") == "engine connected"
+    });
+    wait_for_review(&b);
+    assert_eq!(b.text("#review-progress"), "review done");
+    b.wait_for("#summary table", WAIT);
+}
+
+#[test]
+#[ignore = "needs chromium"]
 fn bad_input_shows_a_message_in_the_page() {
     let _one = lock();
     let mut server = Server::start(&[]);

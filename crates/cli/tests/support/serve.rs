@@ -16,8 +16,14 @@ pub struct Server {
 impl Server {
     /// `sable serve --port 0 ARGS...`, once it has said where it listens.
     pub fn start(args: &[&str]) -> Server {
+        Server::start_on(0, args)
+    }
+
+    /// `sable serve --port PORT ARGS...` (0: a free port), once it has said where it
+    /// listens; a given port brings a server back where a page expects it.
+    pub fn start_on(port: u16, args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_sable"))
-            .args(["serve", "--port", "0"])
+            .args(["serve", "--port", &port.to_string()])
             .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
