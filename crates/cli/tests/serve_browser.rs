@@ -326,13 +326,9 @@ fn first_game(rel: &str) -> String {
     text[..second].trim_end().to_string() + "\n"
 }
 
-#[test]
-#[ignore = "needs chromium"]
-fn analysis_of_a_pasted_pgn_with_its_graph() {
-    let _one = lock();
-    const NODES: &str = "20000";
-    let server = Server::start(&["--review-nodes", NODES]);
-    let b = Browser::start(1100, 800);
+/// Opens the analysis board, pastes the first game of the lichess export (67 moves) and
+/// waits for its tree; returns the game's PGN.
+fn open_lichess_game(b: &Browser, server: &Server) -> String {
     b.goto(&format!("{}#analysis", server.url()));
     let pgn = first_game("pgn/lichess/lichess-user-export-3970-games.pgn");
     b.type_into("#paste", &pgn);
@@ -343,6 +339,17 @@ fn analysis_of_a_pasted_pgn_with_its_graph() {
             vec![],
         ) == 67
     });
+    pgn
+}
+
+#[test]
+#[ignore = "needs chromium"]
+fn analysis_of_a_pasted_pgn_with_its_graph() {
+    let _one = lock();
+    const NODES: &str = "20000";
+    let server = Server::start(&["--review-nodes", NODES]);
+    let b = Browser::start(1100, 800);
+    let pgn = open_lichess_game(&b, &server);
     // Live lines: three, with a depth, and an evaluation bar.
     b.wait_until(WAIT, "three engine lines", || {
         b.js(
@@ -580,18 +587,7 @@ fn a_review_cut_off_with_its_server_is_started_again_on_reconnection() {
     let first = Server::start(&["--review-nodes", "5000000"]);
     let port = first.port;
     let b = Browser::start(1100, 800);
-    b.goto(&format!("{}#analysis", first.url()));
-    b.type_into(
-        "#paste",
-        &first_game("pgn/lichess/lichess-user-export-3970-games.pgn"),
-    );
-    b.click("#load");
-    b.wait_until(WAIT, "the game's 67 moves in the tree", || {
-        b.js(
-            "return document.querySelectorAll('#tree .mv').length;",
-            vec![],
-        ) == 67
-    });
+    open_lichess_game(&b, &first);
     b.click("#review");
     // "reviewing: N/M positions" comes from the server, so its review has begun.
     b.wait_until(WAIT, "the server's first progress", || {
