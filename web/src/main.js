@@ -247,6 +247,8 @@ function setMode(m) {
   $('promotion').hidden = true;
   if (location.hash !== '#' + m) history.replaceState(null, '', '#' + m);
   if (m === 'play') {
+    // The server answers one request at a time: a review would hold up the engine's moves.
+    forgetReview();
     send({ t: 'stop' });
     analysis.requestId = null;
     // The analysis arrow is not a hint in a game.
@@ -723,7 +725,20 @@ const analysis = {
   loadId: null,
 };
 
+// A review belongs to the game it was asked for: when the board gets another game, the
+// server stops it (between two positions) rather than finish it first, and its answer,
+// if one is already on its way, is ignored.
+function forgetReview() {
+  if (analysis.reviewId === null) return;
+  send({ t: 'stop', review: true });
+  analysis.reviewId = null;
+  analysis.reviewPgn = null;
+  $('review').disabled = false;
+  $('review-progress').textContent = 'review stopped';
+}
+
 function resetAnalysis(fen) {
+  forgetReview();
   const pos = setupOf(fen);
   analysis.root = makeNode(null, null, null, pos);
   analysis.root.fen = fen;
@@ -954,6 +969,8 @@ function loadText(text) {
     showMessage(`the text is ${(text.length / 1e6).toFixed(1)} MB; at most ${maxText / 1048576} MiB of FEN or PGN is accepted (one game, not a database)`);
     return;
   }
+  // The server answers one request at a time: a review under way would hold the load up.
+  forgetReview();
   const id = nextId++;
   analysis.loadId = id;
   send({ t: 'load', id, text });

@@ -3,7 +3,8 @@
 //! level (its PGN checked by python-chess), the review of a pasted PGN with its graph
 //! (judgements checked against `sable analyse`), a promotion, a takeback, a reload that
 //! keeps the game, a premove, a flag, sound, a file opened from disk, the graph and the
-//! saved PGN of an analysis, bad input, and a phone-sized window. Each test saves screenshots in
+//! saved PGN of an analysis, a review cut off by its server or ended by another game,
+//! bad input, and a phone-sized window. Each test saves screenshots in
 //! `$CARGO_TARGET_TMPDIR/serve-screenshots/`.
 
 mod support;
@@ -604,6 +605,47 @@ fn a_review_cut_off_with_its_server_is_started_again_on_reconnection() {
     wait_for_review(&b);
     assert_eq!(b.text("#review-progress"), "review done");
     b.wait_for("#summary table", WAIT);
+}
+
+/// Another game loaded while a review runs: the review stops (the server would
+/// otherwise finish it before reading the new game), the new game shows at once with
+/// nothing of the old review, and its own review starts straight away.
+#[test]
+#[ignore = "needs chromium"]
+fn another_game_loaded_during_a_review_ends_that_review() {
+    let _one = lock();
+    // Millions of nodes a position: minutes for the 68 positions of the first game.
+    let server = Server::start(&["--review-nodes", "5000000"]);
+    let b = Browser::start(1100, 800);
+    open_lichess_game(&b, &server);
+    b.click("#review");
+    b.wait_until(WAIT, "the server's first progress", || {
+        b.text("#review-progress").starts_with("reviewing:")
+    });
+    b.js(
+        "document.querySelector('#paste').value = arguments[0];",
+        vec![json!("1. d4 d5 2. c4 e6 3. Nc3 Nf6 *\n")],
+    );
+    b.click("#load");
+    b.wait_until(WAIT, "the new game's 6 moves in the tree", || {
+        b.js(
+            "return document.querySelectorAll('#tree .mv').length;",
+            vec![],
+        ) == 6
+    });
+    let state = b.js(
+        "return {progress: document.getElementById('review-progress').textContent, disabled: document.getElementById('review').disabled, graph: !!document.querySelector('#graph-area')};",
+        vec![],
+    );
+    assert_eq!(
+        state,
+        json!({"progress": "", "disabled": false, "graph": false})
+    );
+    // The new game's review is the one the server works on now (7 positions).
+    b.click("#review");
+    b.wait_until(WAIT, "the new review's progress", || {
+        b.text("#review-progress").ends_with("/7 positions")
+    });
 }
 
 #[test]

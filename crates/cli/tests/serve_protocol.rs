@@ -1,6 +1,7 @@
 //! `sable serve` without a browser: the page's files, the WebSocket messages and their
 //! errors, sessions freed when their socket closes, the session limit, the review's
-//! judgements against `sable analyse`'s, and the server's memory with 10 sessions.
+//! judgements against `sable analyse`'s, which stops end a review, and the server's
+//! memory with 10 sessions.
 
 mod support;
 use sable_chess::SanMode;
@@ -327,6 +328,63 @@ fn review_judges_as_sable_analyse() {
         r["opening"]
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `stop` with `review` ends the review under way and one still waiting its turn behind
+/// it (asked for before the stop: the page has moved on from both); the server then
+/// answers at once.
+#[test]
+fn a_stop_for_reviews_ends_the_one_under_way_and_the_one_waiting() {
+    // Millions of nodes a position: the first review is far from done when stopped.
+    let server = Server::start(&["--review-nodes", "5000000"]);
+    let mut c = session(&server);
+    let pgn = first_game("pgn/lichess/lichess-user-export-3970-games.pgn");
+    c.send(json!({"t": "review", "id": 1, "pgn": pgn}));
+    let p = c.until("progress");
+    assert_eq!(p["id"], 1, "{p}");
+    c.send(json!({"t": "review", "id": 2, "pgn": pgn}));
+    c.send(json!({"t": "stop", "review": true}));
+    c.send(json!({"t": "load", "id": 3, "text": "1. e4 e5 *"}));
+    let mut cancelled = Vec::new();
+    loop {
+        let v = c.recv();
+        match v["t"].as_str().unwrap() {
+            "cancelled" => cancelled.push(v["id"].as_u64().unwrap()),
+            "progress" => assert_eq!(v["id"], 1, "the waiting review began: {v}"),
+            "loaded" => break,
+            "review" | "error" => panic!("{v}"),
+            _ => {}
+        }
+    }
+    assert_eq!(cancelled, [1, 2]);
+}
+
+/// A plain `stop` (the page's live analysis switched off) leaves a review be.
+#[test]
+fn a_plain_stop_leaves_a_review_be() {
+    let server = Server::start(&["--review-nodes", "300000"]);
+    let mut c = session(&server);
+    let pgn = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 *\n";
+    c.send(json!({"t": "review", "id": 1, "pgn": pgn}));
+    let p = c.until("progress");
+    assert_eq!(
+        (p["done"].as_u64(), p["total"].as_u64()),
+        (Some(1), Some(13)),
+        "{p}"
+    );
+    c.send(json!({"t": "stop"}));
+    loop {
+        let v = c.recv();
+        match v["t"].as_str().unwrap() {
+            "review" => {
+                assert_eq!(v["id"], 1);
+                assert_eq!(v["plies"].as_array().unwrap().len(), 12, "{v}");
+                break;
+            }
+            "cancelled" | "error" => panic!("{v}"),
+            _ => {}
+        }
+    }
 }
 
 /// Ten sessions, each with its engine and table used once: the server's resident memory.

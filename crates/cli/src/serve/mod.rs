@@ -19,7 +19,7 @@ use axum::Router;
 use serde_json::json;
 use session::{parse_request, Request, SessionConfig};
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// The largest WebSocket message read at all; past it the socket is closed. Larger than
@@ -153,14 +153,14 @@ async fn run_socket(mut socket: WebSocket, state: Arc<AppState>) {
         let _ = socket.send(Message::Close(None)).await;
         return;
     }
-    let (req_tx, req_rx) = std::sync::mpsc::channel::<Request>();
+    let (req_tx, req_rx) = std::sync::mpsc::channel::<(u64, Request)>();
     let (out_tx, mut out_rx) = tokio::sync::mpsc::unbounded_channel::<String>();
-    let cancel = Arc::new(AtomicBool::new(false));
+    let stops = Arc::new(session::Stops::default());
     let thread = {
-        let (config, out, cancel) = (state.config.session.clone(), out_tx.clone(), cancel.clone());
+        let (config, out, stops) = (state.config.session.clone(), out_tx.clone(), stops.clone());
         std::thread::Builder::new()
             .name("sable-session".into())
-            .spawn(move || session::run(config, req_rx, out, cancel))
+            .spawn(move || session::run(config, req_rx, out, stops))
     };
     let thread = match thread {
         Ok(t) => t,
@@ -184,10 +184,10 @@ async fn run_socket(mut socket: WebSocket, state: Arc<AppState>) {
             incoming = socket.recv() => match incoming {
                 Some(Ok(Message::Text(text))) => match parse_request(text.as_str()) {
                     Ok(request) => {
-                        if matches!(request, Request::Stop) {
-                            cancel.store(true, Ordering::SeqCst);
+                        if matches!(request, Request::Stop { review: true }) {
+                            stops.stop();
                         }
-                        if req_tx.send(request).is_err() {
+                        if req_tx.send((stops.seen(), request)).is_err() {
                             break;
                         }
                     }
@@ -219,7 +219,7 @@ async fn run_socket(mut socket: WebSocket, state: Arc<AppState>) {
     }
     // The page is gone: stop what runs, let the thread drop the engine, and count the
     // session closed only once it has.
-    cancel.store(true, Ordering::SeqCst);
+    stops.stop();
     drop(req_tx);
     drop(out_rx);
     let _ = tokio::task::spawn_blocking(move || {

@@ -18,7 +18,7 @@ use sable_engine::{Clock, Engine, SearchEvent, SearchInfo, SearchLimits, SearchR
 use sable_formats::pgn::{GameTree, PgnReader, TreeBuilder};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 use tokio::sync::mpsc::UnboundedSender;
@@ -59,8 +59,12 @@ pub enum Request {
         #[serde(default = "one")]
         multipv: u32,
     },
-    /// Stops a search or a review.
-    Stop,
+    /// Stops the search under way; with `review`, also a review under way or waiting
+    /// (the page's live analysis is switched off without ending a review).
+    Stop {
+        #[serde(default)]
+        review: bool,
+    },
     /// A pasted or opened FEN or PGN, to check and turn into moves for the board.
     Load { id: u64, text: String },
     /// The review of a game given as PGN: every mainline position evaluated and judged as
@@ -116,14 +120,45 @@ pub struct SessionConfig {
     pub review_nodes: u64,
 }
 
-/// The session's thread: answers requests until the channel closes, then frees the
-/// engine. `cancel` is set by the socket's task on `stop` and when the socket closes, so
-/// that a review under way ends between two positions.
+/// How the socket's task stops a review: on `stop` with `review` and when the socket
+/// closes it calls [`Stops::stop`], and a review under way ends between two positions.
+///
+/// Stops are counted, not only flagged, because requests wait in a queue: a review asked
+/// for and then stopped before the session reached it must not start (the flag alone is
+/// reset when a review starts, and would lose that stop). Each request travels with the
+/// count at its arrival ([`Stops::seen`]); one that came later cancels it.
+#[derive(Debug, Default)]
+pub struct Stops {
+    count: AtomicU64,
+    flag: AtomicBool,
+}
+
+impl Stops {
+    pub fn stop(&self) {
+        self.count.fetch_add(1, Ordering::SeqCst);
+        self.flag.store(true, Ordering::SeqCst);
+    }
+
+    /// The stops so far: what a request arriving now carries.
+    pub fn seen(&self) -> u64 {
+        self.count.load(Ordering::SeqCst)
+    }
+
+    /// Begins a review asked for when `seen` stops had come: false if one came since.
+    /// Clears the flag first, so that a stop from now on is seen by the review's checks.
+    fn begin(&self, seen: u64) -> bool {
+        self.flag.store(false, Ordering::SeqCst);
+        self.seen() == seen
+    }
+}
+
+/// The session's thread: answers requests (each with the stops seen at its arrival)
+/// until the channel closes, then frees the engine.
 pub fn run(
     config: SessionConfig,
-    requests: Receiver<Request>,
+    requests: Receiver<(u64, Request)>,
     out: UnboundedSender<String>,
-    cancel: Arc<AtomicBool>,
+    stops: Arc<Stops>,
 ) {
     let mut engine = match new_engine(&config) {
         Ok(e) => e,
@@ -132,10 +167,10 @@ pub fn run(
             return;
         }
     };
-    for request in requests.iter() {
+    for (seen, request) in requests.iter() {
         // A bug in answering one request costs that request, not the server.
         let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            answer(&mut engine, &config, request, &out, &cancel)
+            answer(&mut engine, &config, request, &out, (&stops, seen))
         }));
         match answered {
             Ok(Ok(())) => {}
@@ -175,13 +210,13 @@ fn answer(
     config: &SessionConfig,
     request: Request,
     out: &UnboundedSender<String>,
-    cancel: &AtomicBool,
+    (stops, seen): (&Stops, u64),
 ) -> Answer {
     // Whatever comes next replaces the search under way.
     engine.stop();
     engine.wait();
     match request {
-        Request::Stop => Ok(()),
+        Request::Stop { .. } => Ok(()),
         Request::Analyse {
             id,
             fen,
@@ -338,7 +373,10 @@ fn answer(
             let fail = |m: String| (Some(id), m);
             let mut tree = read_pgn(&pgn).map_err(fail)?;
             annotate::strip(&mut tree);
-            cancel.store(false, Ordering::SeqCst);
+            if !stops.begin(seen) {
+                let _ = out.send(json!({"t": "cancelled", "id": id}).to_string());
+                return Ok(());
+            }
             let total = tree.root.moves.len() + 1;
             let mut done = 0usize;
             let progress = out.clone();
@@ -360,7 +398,7 @@ fn answer(
                     ..SearchLimits::default()
                 },
             };
-            let analysed = match analyse_game(&mut analyser, &tree, cancel, &mut on_position) {
+            let analysed = match analyse_game(&mut analyser, &tree, &stops.flag, &mut on_position) {
                 Ok(a) => a,
                 Err(Stop::Cancelled) => {
                     let _ = out.send(json!({"t": "cancelled", "id": id}).to_string());
