@@ -775,3 +775,107 @@ fn train_king_mirror_writes_a_version_3_net_the_engine_plays_with() {
     assert_eq!(games(&played).len(), 1);
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// `sable train --king-mirror --king-buckets 4 --factoriser` writes a net of format
+/// version 4 that the engine loads by `EvalFile`, searches with and plays games with;
+/// `sable eval` and `nnue rescale` name its king buckets, `nnue compare` takes its
+/// (factorised) checkpoint; king buckets without mirrored inputs, a bucket count with no
+/// layout and a factoriser without king buckets are refused by name before any data is
+/// read.
+#[test]
+fn train_king_buckets_writes_a_version_4_net_the_engine_plays_with() {
+    let records = temp("king-buckets.bin");
+    datagen(&records, "4", "1", "8", &[]);
+    let out = temp("king-buckets-out");
+    let train = |extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            &records,
+            "--hidden",
+            "16",
+            "--batch",
+            "32",
+            "--out-dir",
+            &out,
+        ];
+        args.extend_from_slice(extra);
+        sable(&args)
+    };
+    for (extra, says) in [
+        (&["--king-buckets", "4"][..], "--king-mirror"),
+        (
+            &["--king-mirror", "--king-buckets", "3"][..],
+            "1, 2, 4 and 10",
+        ),
+        (
+            &["--king-mirror", "--factoriser"][..],
+            "factoriser needs king buckets",
+        ),
+    ] {
+        let (ok, text) = train(extra);
+        assert!(!ok && text.contains(says), "{extra:?}: {text}");
+        no_panic(&text);
+    }
+    let (ok, text) = train(&[
+        "--king-mirror",
+        "--king-buckets",
+        "4",
+        "--factoriser",
+        "--epochs",
+        "2",
+    ]);
+    assert!(ok && text.contains("epoch   2:"), "{text}");
+    let net = format!("{out}/final.nnue");
+    assert_eq!(std::fs::read(&net).unwrap()[4], 4);
+    let (ok, eval) = sable(&["eval", "--eval-file", &net]);
+    assert!(ok && eval.contains("4 king buckets"), "{eval}");
+    let checkpoint = format!("{out}/checkpoint.ckpt");
+    let (ok, text) = sable(&[
+        "nnue",
+        "compare",
+        "--net",
+        &net,
+        "--checkpoint",
+        &checkpoint,
+    ]);
+    assert!(ok && text.contains("largest |float - quantised|"), "{text}");
+    let rescaled = temp("king-buckets-340.nnue");
+    let (ok, text) = sable(&[
+        "nnue",
+        "rescale",
+        "--net",
+        &net,
+        "--output-scale",
+        "340",
+        "--out",
+        &rescaled,
+    ]);
+    assert!(ok && text.contains("4 king buckets"), "{text}");
+    assert_eq!(std::fs::read(&rescaled).unwrap()[4], 4);
+    let random = temp("random-king-buckets.nnue");
+    let (ok, text) = sable(&[
+        "nnue",
+        "random",
+        "--hidden",
+        "16",
+        "--king-buckets",
+        "10",
+        "--out",
+        &random,
+    ]);
+    assert!(ok && text.contains("10 king buckets"), "{text}");
+
+    let mut s = Session::start(&[]);
+    s.load_net(&net);
+    let fen = "r3k2r/pppq1ppp/2n5/8/8/2N5/PPPQ1PPP/R3K2R w KQkq - 0 1";
+    s.send(&format!("position fen {fen}"));
+    s.send("go depth 7");
+    let lines = s.until_within(|l| l.starts_with("bestmove"), 60_000);
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+    assert!(pos.parse_uci(best).is_ok(), "{lines:?}");
+    let played = temp("king-buckets-games.bin");
+    datagen(&played, "1", "1", "9", &["--eval-file", &net]);
+    assert_eq!(games(&played).len(), 1);
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -5,7 +5,7 @@
 
 use sable_chess::{CastlingMode, Color, Move, MoveKind, Position, Role, SanMode, Square};
 use sable_engine::nnue::rng::Rng;
-use sable_engine::nnue::{Backend, NetError, Network, NnueStack, INPUTS};
+use sable_engine::nnue::{Backend, Inputs, NetError, Network, NnueStack, INPUTS};
 use sable_engine::{Engine, ScoreReport, SearchLimits};
 use sable_formats::pgn::PgnReader;
 use std::sync::Arc;
@@ -20,7 +20,9 @@ fn bucketed_net(hidden: usize, buckets: usize, seed: u64) -> Network {
 
 /// Both perspectives' sums computed here, in `i32`, with the feature index written out
 /// from its definition (not the library's `feature`): for a net with mirrored inputs, a
-/// perspective whose king stands on files e-h reads every file mirrored (a <-> h).
+/// perspective whose king stands on files e-h reads every file mirrored (a <-> h); with
+/// king buckets it reads the 768 rows of the bucket the net's table gives its king's
+/// square (files a-d after that mirror, rank 1 its own back rank).
 fn reference_sums(net: &Network, pos: &Position) -> [Vec<i16>; 2] {
     reference_sums_without(net, pos, None)
 }
@@ -31,8 +33,8 @@ fn reference_sums_without(net: &Network, pos: &Position, skip: Option<Square>) -
     let mut out = [Vec::new(), Vec::new()];
     for (c, persp) in [Color::White, Color::Black].into_iter().enumerate() {
         let mut acc: Vec<i32> = net.feature_biases().iter().map(|&b| b as i32).collect();
-        let king_file = pos.king(persp).index() % 8;
-        let mirror = net.mirrored() && king_file >= 4;
+        let mirror = net.mirrored() && pos.king(persp).index() % 8 >= 4;
+        let base = INPUTS * reference_bucket(net, pos, persp);
         for sq in pos.occupied().into_iter().filter(|&sq| Some(sq) != skip) {
             let p = pos.piece_at(sq).unwrap();
             let rel = if p.color() == persp { 0 } else { 1 };
@@ -46,7 +48,7 @@ fn reference_sums_without(net: &Network, pos: &Position, skip: Option<Square>) -
             };
             let f = rel * 384 + p.role().index() * 64 + rank * 8 + file;
             assert!(f < INPUTS);
-            for (a, w) in acc.iter_mut().zip(net.feature_weights(f)) {
+            for (a, w) in acc.iter_mut().zip(net.feature_weights(base + f)) {
                 *a += *w as i32;
             }
         }
@@ -54,6 +56,22 @@ fn reference_sums_without(net: &Network, pos: &Position, skip: Option<Square>) -
         out[c] = acc.into_iter().map(|x| i16::try_from(x).unwrap()).collect();
     }
     out
+}
+
+/// The king bucket `persp` reads in `pos`: the net's table at its king's square seen
+/// from its side (rank 1 its back rank), files mirrored to a-d; 0 without buckets.
+fn reference_bucket(net: &Network, pos: &Position, persp: Color) -> usize {
+    if net.inputs().buckets() == 1 {
+        return 0;
+    }
+    let (rank, file) = (pos.king(persp).index() / 8, pos.king(persp).index() % 8);
+    let rank = if persp == Color::Black {
+        7 - rank
+    } else {
+        rank
+    };
+    let file = if file >= 4 { 7 - file } else { file };
+    net.inputs().table()[rank * 4 + file] as usize
 }
 
 fn check(stack: &mut NnueStack, net: &Network, pos: &Position, what: &str) {
@@ -77,6 +95,8 @@ struct Seen {
     /// King moves (castling included) from one half of the board (files a-d, e-h) to
     /// the other.
     crossings: usize,
+    /// Moves that take the mover's king into another king bucket.
+    bucket_changes: usize,
     plies: usize,
 }
 
@@ -159,6 +179,9 @@ fn walk(
         let before = pos.clone();
         stack.push_move(&pos, m);
         let undo = pos.make(m);
+        let mover = before.turn();
+        seen.bucket_changes +=
+            (reference_bucket(net, &before, mover) != reference_bucket(net, &pos, mover)) as usize;
         if ply % 3 != 1 {
             check(&mut stack, net, &pos, "after a move");
         }
@@ -242,6 +265,14 @@ fn mirrored_nets_follow_kings_across_the_board_on_every_backend() {
                 .with_mirrored_inputs(true),
             true,
         ),
+        (
+            Network::random_with_inputs(Inputs::preset(4).unwrap(), 32, 2, 19).unwrap(),
+            true,
+        ),
+        (
+            Network::random_with_inputs(Inputs::preset(10).unwrap(), 16, 1, 20).unwrap(),
+            true,
+        ),
     ] {
         assert_eq!(net.mirrored(), mirrored);
         let net = Arc::new(net);
@@ -289,6 +320,14 @@ fn mirrored_nets_follow_kings_across_the_board_on_every_backend() {
             }
             eprintln!("mirrored {mirrored}, {backend:?}: {seen:?}");
             assert!(seen.crossings > 1000, "{seen:?}");
+            assert!(
+                (net.inputs().buckets() == 1) == (seen.bucket_changes == 0),
+                "{seen:?}"
+            );
+            assert!(
+                net.inputs().buckets() == 1 || seen.bucket_changes > 1000,
+                "{seen:?}"
+            );
             assert!(seen.castle_short > 50 && seen.castle_long > 50, "{seen:?}");
             assert!(
                 seen.en_passant > 5 && seen.nulls > 100 && seen.captures > 100,
@@ -435,9 +474,23 @@ fn quantised_output_is_within_a_centipawn_of_the_float_network() {
             .with_output_scale(scale)
             .unwrap()
             .with_mirrored_inputs(mirrored);
+        within_a_centipawn(&net, seed);
+    }
+    for (king_buckets, hidden, buckets, seed) in [(2, 32, 1, 12), (4, 64, 8, 13), (10, 32, 4, 14)] {
+        let inputs = Inputs::preset(king_buckets).unwrap();
+        within_a_centipawn(
+            &Network::random_with_inputs(inputs, hidden, buckets, seed).unwrap(),
+            seed,
+        );
+    }
+}
+
+fn within_a_centipawn(net: &Network, seed: u64) {
+    let (hidden, buckets, scale) = (net.hidden(), net.buckets(), net.output_scale());
+    {
         let bound = 1.0 + scale as f64 / 16_320.0;
         for pos in positions(300, seed) {
-            let f = float_eval(&net, &pos);
+            let f = float_eval(net, &pos);
             let q = net.evaluate(&pos) as f64;
             assert!(
                 (f - q).abs() <= bound,
@@ -749,9 +802,9 @@ fn mirrored_nets_are_format_version_3() {
             "{err}"
         );
     }
-    m[4] = 4;
-    assert_eq!(refuse(&m), NetError::Version { found: 4 });
-    assert!(refuse(&m).to_string().contains("reads 1 to 3"));
+    m[4] = 5;
+    assert_eq!(refuse(&m), NetError::Version { found: 5 });
+    assert!(refuse(&m).to_string().contains("reads 1 to 4"));
     if let Some(bytes) = sable_engine::nnue::EMBEDDED {
         // Mirrored exactly when its header says version 3 (it is, since r9-hm).
         let net = Network::from_bytes(bytes).unwrap();
@@ -761,6 +814,96 @@ fn mirrored_nets_are_format_version_3() {
             "the embedded net is not written back as read"
         );
     }
+}
+
+/// A net with king buckets is format version 4: the header of version 3, the 32-byte
+/// bucket table, 768 rows per bucket; it is written back byte for byte, its size is the
+/// documented one, the presets are the layouts their documentation names, and a bad
+/// table is refused by name.
+#[test]
+fn king_bucketed_nets_are_format_version_4() {
+    let u16_at = |b: &[u8], i: usize| u16::from_le_bytes([b[i], b[i + 1]]);
+    // The presets, written out from their documentation (rank 1 first, files a-d).
+    let two = [
+        [0, 0, 0, 0],
+        [1, 1, 1, 1],
+        [1; 4],
+        [1; 4],
+        [1; 4],
+        [1; 4],
+        [1; 4],
+        [1; 4],
+    ];
+    let four = [
+        [0, 0, 1, 1],
+        [2; 4],
+        [3; 4],
+        [3; 4],
+        [3; 4],
+        [3; 4],
+        [3; 4],
+        [3; 4],
+    ];
+    let ten = [
+        [0, 1, 2, 3],
+        [4, 4, 5, 5],
+        [6; 4],
+        [7; 4],
+        [8; 4],
+        [8; 4],
+        [9; 4],
+        [9; 4],
+    ];
+    for (k, ranks) in [(2, two), (4, four), (10, ten)] {
+        let inputs = Inputs::preset(k).unwrap();
+        assert_eq!(inputs.table().to_vec(), ranks.concat(), "preset {k}");
+        assert_eq!((inputs.buckets(), inputs.mirrored()), (k, true));
+        for (hidden, buckets) in [(16, 1), (32, 8)] {
+            let net = Network::random_with_inputs(inputs, hidden, buckets, 5).unwrap();
+            let bytes = net.to_bytes();
+            assert_eq!(u16_at(&bytes, 4), 4);
+            assert_eq!(u16_at(&bytes, 14), buckets as u16);
+            assert_eq!(&bytes[16..48], &inputs.table()[..]);
+            assert_eq!(
+                bytes.len(),
+                52 + 1536 * k * hidden + 2 * hidden + 4 * hidden * buckets + 4 * buckets
+            );
+            let back = Network::from_bytes(&bytes).unwrap();
+            assert_eq!(back, net);
+            assert_eq!(back.to_bytes(), bytes);
+            // Its first king bucket's rows are the plain net's of the same seed.
+            let plain = bucketed_net(hidden, buckets, 5);
+            assert_eq!(
+                &back.ft_weights()[..INPUTS * hidden],
+                plain.ft_weights(),
+                "preset {k}"
+            );
+        }
+    }
+    assert_eq!(Inputs::preset(1), Some(Inputs::MIRRORED));
+    assert!(Inputs::preset(3).is_none() && Inputs::preset(16).is_none());
+    let good = Network::random_with_inputs(Inputs::preset(4).unwrap(), 16, 1, 6)
+        .unwrap()
+        .to_bytes();
+    let refuse = |table: &[u8]| {
+        let mut b = good.clone();
+        b[16..48].copy_from_slice(table);
+        Network::from_bytes(&b).unwrap_err().to_string()
+    };
+    let mut skipped = [0u8; 32];
+    skipped[5] = 2;
+    assert!(refuse(&skipped).contains("king bucket 1 has no square"));
+    let mut many = [0u8; 32];
+    for (i, b) in many.iter_mut().enumerate() {
+        *b = i as u8;
+    }
+    assert!(refuse(&many).contains("32 king buckets, at most 16"));
+    assert!(refuse(&[0; 32]).contains("2 or more king buckets"));
+    // A table of fewer buckets than the file was written for: the size says so.
+    let mut two_buckets = [1u8; 32];
+    two_buckets[0] = 0;
+    let err = refuse(&two_buckets);
+    assert!(err.contains("wrong size"), "{err}");
 }
 
 fn temp_net(name: &str, net: &Network) -> std::path::PathBuf {

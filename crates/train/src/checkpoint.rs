@@ -13,23 +13,30 @@
 //! net's inputs are horizontally mirrored, [`Params::mirrored`]; the other bits zero). It
 //! is written only for mirrored nets, so a plain net's checkpoint stays version 1,
 //! byte for byte as before, and an older build refuses a mirrored one by its version.
+//!
+//! Version 3 is version 2 with bit 1 of the flags for a factoriser
+//! ([`Params::factoriser`]) and, after the flags, the 32 bytes of the king-bucket table
+//! ([`sable_engine::nnue::Inputs::table`]). It is written only for nets with king
+//! buckets or a factoriser.
 
 use crate::adamw::AdamW;
 use crate::model::Params;
 use crate::rng::Rng;
 use crate::TrainError;
+use sable_engine::nnue::Inputs;
 use sable_formats::record::crc32;
 use std::path::Path;
 
 const MAGIC: &[u8; 4] = b"SBCK";
-/// The newest version (a mirrored net's); plain nets are written as version 1.
-const VERSION: u32 = 2;
+/// The newest version (a king-bucketed or factorised net's); plain nets are written as
+/// version 1, mirrored ones as version 2.
+const VERSION: u32 = 3;
 /// Bytes before the parameters, by version.
 const fn head(version: u32) -> usize {
-    if version == 1 {
-        40
-    } else {
-        44
+    match version {
+        1 => 40,
+        2 => 44,
+        _ => 76,
     }
 }
 
@@ -45,7 +52,14 @@ pub struct Checkpoint {
 impl Checkpoint {
     pub fn to_bytes(&self) -> Vec<u8> {
         let n = self.params.w.len();
-        let version = if self.params.mirrored { 2 } else { 1u32 };
+        let p = &self.params;
+        let version = if p.inputs.buckets() > 1 || p.factoriser {
+            3
+        } else if p.mirrored() {
+            2
+        } else {
+            1u32
+        };
         let mut out = Vec::with_capacity(head(version) + 4 + 12 * n);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&version.to_le_bytes());
@@ -54,8 +68,12 @@ impl Checkpoint {
         out.extend_from_slice(&self.opt.step.to_le_bytes());
         out.extend_from_slice(&self.rng.0.to_le_bytes());
         out.extend_from_slice(&(n as u64).to_le_bytes());
-        if version == 2 {
-            out.extend_from_slice(&u32::from(self.params.mirrored).to_le_bytes());
+        if version >= 2 {
+            let flags = u32::from(p.mirrored()) | u32::from(p.factoriser) << 1;
+            out.extend_from_slice(&flags.to_le_bytes());
+        }
+        if version == 3 {
+            out.extend_from_slice(p.inputs.table());
         }
         for x in self.params.w.iter().chain(&self.opt.m).chain(&self.opt.v) {
             out.extend_from_slice(&x.to_le_bytes());
@@ -81,18 +99,30 @@ impl Checkpoint {
         if bytes.len() < start + 4 {
             return Err("not a Sable trainer checkpoint (too short)".into());
         }
-        let mirrored = match version {
-            1 => false,
-            _ => match u32_at(40) {
-                0 => false,
-                1 => true,
-                flags => return Err(format!("unknown checkpoint flags {flags:#x}")),
-            },
+        let flags = if version == 1 { 0 } else { u32_at(40) };
+        let known = if version == 3 { 3 } else { 1 };
+        if flags & !known != 0 {
+            return Err(format!("unknown checkpoint flags {flags:#x}"));
+        }
+        let (mirrored, factoriser) = (flags & 1 != 0, flags & 2 != 0);
+        let inputs = if version == 3 {
+            let table: [u8; 32] = bytes[44..76].try_into().expect("32 bytes");
+            let inputs = Inputs::king_buckets(table).map_err(|e| e.to_string())?;
+            match (inputs.buckets(), mirrored) {
+                (_, false) => return Err("a checkpoint of king buckets must be mirrored".into()),
+                (1, true) => Inputs::MIRRORED,
+                _ => inputs,
+            }
+        } else if mirrored {
+            Inputs::MIRRORED
+        } else {
+            Inputs::PLAIN
         };
         let hidden = u32_at(8) as usize;
         let n = u64_at(32) as usize;
         let fits = n.checked_mul(12).and_then(|b| b.checked_add(start + 4)) == Some(bytes.len());
-        let Some(buckets) = Params::buckets_of_len(hidden, n).filter(|_| fits) else {
+        let Some(buckets) = Params::buckets_of_len(&inputs, factoriser, hidden, n).filter(|_| fits)
+        else {
             return Err(format!(
                 "checkpoint size {} ({n} parameters) does not match hidden size {hidden}",
                 bytes.len()
@@ -111,7 +141,8 @@ impl Checkpoint {
             params: Params {
                 hidden,
                 buckets,
-                mirrored,
+                inputs,
+                factoriser,
                 w: floats[..n].to_vec(),
             },
             opt: AdamW {

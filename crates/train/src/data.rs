@@ -1,13 +1,13 @@
 //! Training samples: a position reduced to its active features from the side to move's
 //! view (the other side's follow by [`mirror_feature`]),
-//! with its score, result and game, and two bits for a net with horizontally mirrored
-//! inputs (which side's king stands on files e-h), 76 bytes each; reading them from game records (through
+//! with its score, result and game, and each side's king square (which rows a net with
+//! mirrored or king-bucketed inputs reads), 76 bytes each; reading them from game records (through
 //! `sable_formats::record`'s training filter) or from `FEN | score | result` text; and
 //! [`add_mirrored`], the file-mirrored copies that double what a small data set teaches.
 
 use crate::TrainError;
 use sable_chess::{CastlingMode, Color, Position};
-use sable_engine::nnue::{active_features, king_flips, mirror_feature, MAX_ACTIVE};
+use sable_engine::nnue::{active_features, mirror_feature, Inputs, View, MAX_ACTIVE};
 use sable_formats::record::{Filter, RecordReader, TrainingPositions};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -25,11 +25,12 @@ pub struct Sample {
     /// No castling rights are left, so the position mirrored a-h <-> h-a is worth the
     /// same ([`Sample::mirrored`]).
     pub mirrorable: bool,
-    /// Which perspectives a net with mirrored inputs reads with files flipped (their
-    /// king on files e-h, [`king_flips`]): bit 0 the side to move's, bit 1 the other's
-    /// ([`Sample::inputs`]). The features themselves are stored unflipped, so one
-    /// sample serves both kinds of net; the byte fits in what was padding.
-    pub flips: u8,
+    /// Each perspective's own king square, seen from its side (rank-flipped for Black,
+    /// file unflipped): the side to move's, then the other's. It says which rows a net
+    /// with mirrored or king-bucketed inputs reads ([`Sample::view`]); the features
+    /// themselves are stored unflipped, so one sample serves every kind of net. The two
+    /// bytes fit in what was padding.
+    pub kings: [u8; 2],
     /// The game it comes from, numbered in load order over all input files (a text
     /// line is its own game), so that [`crate::split`] holds out whole games.
     pub game: u32,
@@ -42,36 +43,43 @@ impl Sample {
     pub fn new(pos: &Position, score: i16, result: f32) -> Sample {
         let mut features = [0; MAX_ACTIVE];
         let count = active_features(pos, pos.turn(), &mut features) as u8;
-        let flips = |c| king_flips(pos.king(c)) as u8;
+        let king = |c| pos.king(c).relative(c).index() as u8;
         Sample {
             features,
             count,
             result: (result * 2.0).round().clamp(0.0, 2.0) as u8,
             score,
             mirrorable: pos.castling().bits() == 0,
-            flips: flips(pos.turn()) | flips(!pos.turn()) << 1,
+            kings: [king(pos.turn()), king(!pos.turn())],
             game: 0,
         }
     }
 
-    /// The input indices of perspective `side` (0 the side to move's, 1 the other's,
-    /// through [`mirror_feature`]), with the files flipped in a net with mirrored inputs
-    /// (`mirrored`) when that side's king stands on files e-h (the flip, `^ 7`, commutes
-    /// with `mirror_feature`). The one place the trainer turns a sample into inputs.
+    /// The features of perspective `side` (0 the side to move's, 1 the other's, through
+    /// [`mirror_feature`]), unflipped: [`Sample::view`] turns each into its input row.
     #[inline]
-    pub fn inputs(&self, side: usize, mirrored: bool) -> impl Iterator<Item = usize> + '_ {
-        let xor = if mirrored && self.flips & (1 << side) != 0 {
-            7
-        } else {
-            0
-        };
+    pub fn features(&self, side: usize) -> impl Iterator<Item = usize> + '_ {
         self.active().iter().map(move |&f| {
-            xor ^ if side == 0 {
+            if side == 0 {
                 f as usize
             } else {
                 mirror_feature(f as usize)
             }
         })
+    }
+
+    /// Which rows perspective `side` reads in a net of `inputs`: its king's bucket and
+    /// file flip (the flip, `^ 7`, commutes with `mirror_feature`). With
+    /// [`Sample::features`], the one place the trainer turns a sample into inputs.
+    #[inline]
+    pub fn view(&self, side: usize, inputs: &Inputs) -> View {
+        inputs.view(sable_chess::Square::from_index(self.kings[side] as usize))
+    }
+
+    /// The input rows of perspective `side` in a net of `inputs`.
+    pub fn rows<'a>(&'a self, side: usize, inputs: &Inputs) -> impl Iterator<Item = usize> + 'a {
+        let view = self.view(side, inputs);
+        self.features(side).map(move |f| view.row(f))
     }
 
     /// The same sample, from game `game`.
@@ -89,7 +97,9 @@ impl Sample {
         for f in &mut m.features[..m.count as usize] {
             *f ^= 7;
         }
-        m.flips ^= 3;
+        for k in &mut m.kings {
+            *k ^= 7;
+        }
         m
     }
 

@@ -1,7 +1,7 @@
 //! The throughput yardstick for `sable train --bench`: the same network and loss
 //! computed the straightforward way, single-threaded, with each perspective's input as
-//! a dense 768-vector of zeros and ones multiplied by the whole weight matrix, and the
-//! whole matrix's gradient accumulated. It gives the same gradients as the sparse pass
+//! a dense vector of zeros and ones (768 per king bucket, and 768 more for a factoriser)
+//! multiplied by the whole weight matrix, and the whole matrix's gradient accumulated. It gives the same gradients as the sparse pass
 //! (a test checks), so the two speeds compare like with like.
 
 // Plain index loops on purpose: this is the textbook matrix-vector code being measured.
@@ -16,19 +16,26 @@ pub fn backward_dense(p: &Params, sample: &Sample, obj: Objective, grad: &mut [f
     let h = p.hidden;
     let b = p.bucket(sample.active());
     let (bias, ow, ob) = (p.ft_b_at(), p.out_w_of(b), p.out_b_at() + b);
-    let mut x = [[0.0f32; INPUTS]; 2];
+    let (rows, fa) = (p.inputs.rows(), p.factor_at());
+    // The bucket rows, then the factoriser's (zeros without one).
+    let mut x = vec![vec![0.0f32; rows + INPUTS]; 2];
     for (side, x) in x.iter_mut().enumerate() {
-        for f in sample.inputs(side, p.mirrored) {
-            x[f] = 1.0;
+        let view = sample.view(side, &p.inputs);
+        for f in sample.features(side) {
+            x[view.row(f)] = 1.0;
+            x[rows + view.shared_row(f)] = p.factoriser as u8 as f32;
         }
     }
+    // Where input `i`'s row of weights starts.
+    let at = |i: usize| if i < rows { i * h } else { fa + (i - rows) * h };
+    let used = if p.factoriser { rows + INPUTS } else { rows };
     let mut acc = vec![vec![0.0f32; h]; 2];
     let mut out = p.w[ob];
     for side in 0..2 {
         acc[side].copy_from_slice(&p.w[bias..bias + h]);
-        for (i, xi) in x[side].iter().enumerate() {
+        for (i, xi) in x[side][..used].iter().enumerate() {
             for j in 0..h {
-                acc[side][j] += xi * p.w[i * h + j];
+                acc[side][j] += xi * p.w[at(i) + j];
             }
         }
         for j in 0..h {
@@ -54,9 +61,9 @@ pub fn backward_dense(p: &Params, sample: &Sample, obj: Objective, grad: &mut [f
             };
             grad[bias + j] += d[j];
         }
-        for (i, xi) in x[side].iter().enumerate() {
+        for (i, xi) in x[side][..used].iter().enumerate() {
             for j in 0..h {
-                grad[i * h + j] += xi * d[j];
+                grad[at(i) + j] += xi * d[j];
             }
         }
     }

@@ -1,7 +1,8 @@
 //! # sable_train
 //!
 //! The trainer behind `sable train`: float training of the `(768 -> H) x 2 -> 1` net
-//! (optionally with horizontally mirrored inputs, [`TrainConfig::king_mirror`]) on
+//! (optionally with horizontally mirrored inputs, [`TrainConfig::king_mirror`], and king
+//! buckets with a factoriser, [`TrainConfig::king_buckets`]) on
 //! positions from Sable's own games, with quantised export to the engine's net format
 //! (`sable_engine::nnue`, the one format both sides share). It is a crate of its own so
 //! that the engine that plays carries no trainer.
@@ -34,6 +35,7 @@ use checkpoint::{write_atomic, Checkpoint};
 use data::Sample;
 use model::{Objective, Params, Scratch};
 use rng::Rng;
+use sable_engine::nnue::Inputs;
 use std::borrow::Borrow;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -62,6 +64,12 @@ pub struct TrainConfig {
     /// Horizontally mirrored inputs ([`Params::mirrored`]; `sable train --king-mirror`):
     /// each side sees its king on files a-d. Exported as net format version 3.
     pub king_mirror: bool,
+    /// King buckets, one of [`Inputs::preset`]'s layouts (1: none; `sable train
+    /// --king-buckets`); more than one needs `king_mirror`. Exported as format version 4.
+    pub king_buckets: usize,
+    /// Train king buckets with a shared block of rows ([`Params::factoriser`]), folded
+    /// in at export.
+    pub factoriser: bool,
     pub epochs: u32,
     /// Stop after this many epochs have been done in all (for training in sessions;
     /// the schedule still runs over `epochs`).
@@ -93,6 +101,8 @@ impl Default for TrainConfig {
             hidden: 32,
             buckets: 1,
             king_mirror: false,
+            king_buckets: 1,
+            factoriser: false,
             epochs: 40,
             stop_after: None,
             batch: 4_096,
@@ -122,7 +132,34 @@ impl TrainConfig {
     pub fn check_sizes(&self) -> Result<(), TrainError> {
         sable_engine::nnue::check_hidden(self.hidden)?;
         sable_engine::nnue::check_buckets(self.buckets)?;
+        self.inputs()?;
         Ok(())
+    }
+
+    /// The input layout these settings ask for; refuses king buckets without mirrored
+    /// inputs, a bucket count with no layout, and a factoriser without king buckets.
+    pub fn inputs(&self) -> Result<Inputs, TrainError> {
+        let Some(preset) = Inputs::preset(self.king_buckets) else {
+            return Err(TrainError::Config(format!(
+                "{} king buckets: the layouts are 1, 2, 4 and 10",
+                self.king_buckets
+            )));
+        };
+        if self.king_buckets > 1 && !self.king_mirror {
+            return Err(TrainError::Config(
+                "king buckets need mirrored inputs (--king-mirror)".into(),
+            ));
+        }
+        if self.factoriser && self.king_buckets == 1 {
+            return Err(TrainError::Config(
+                "a factoriser needs king buckets (--king-buckets 2 or more)".into(),
+            ));
+        }
+        Ok(if self.king_mirror {
+            preset
+        } else {
+            Inputs::PLAIN
+        })
     }
 
     /// Refuses an empty batch, no thread, or a result weight, validation fraction, scale,
@@ -235,11 +272,13 @@ pub fn held_out(val: f32, seed: u64) -> impl Fn(u32) -> bool {
     move |game| Rng(seed ^ 0x5EED_5A17 ^ (u64::from(game) << 20)).next_u64() < cut
 }
 
-/// The starting state for `cfg`: random weights from the seed.
+/// The starting state for `cfg`: random weights from the seed. (Inputs that
+/// [`TrainConfig::check`] refuses start as plain ones, which [`train`] then refuses.)
 pub fn fresh(cfg: &TrainConfig) -> Checkpoint {
+    let inputs = cfg.inputs().unwrap_or(Inputs::PLAIN);
     let mut rng = Rng(cfg.seed);
-    let params = Params::random_with(cfg.hidden, cfg.buckets, &mut rng)
-        .with_mirrored_inputs(cfg.king_mirror);
+    let params =
+        Params::random_with_inputs(inputs, cfg.factoriser, cfg.hidden, cfg.buckets, &mut rng);
     let opt = AdamW::new(params.w.len());
     Checkpoint {
         params,
@@ -385,15 +424,29 @@ impl Stepper {
                 state.params.hidden, state.params.buckets, cfg.hidden, cfg.buckets
             )));
         }
-        if state.params.mirrored != cfg.king_mirror {
-            let inputs = |mirrored| if mirrored { "mirrored" } else { "plain" };
+        cfg.check()?;
+        let inputs = |p: (Inputs, bool)| {
+            format!(
+                "{} inputs{}{}",
+                if p.0.mirrored() { "mirrored" } else { "plain" },
+                match p.0.buckets() {
+                    1 => String::new(),
+                    k => format!(" with {k} king buckets"),
+                },
+                if p.1 { " and a factoriser" } else { "" }
+            )
+        };
+        let (theirs, ours) = (
+            (state.params.inputs, state.params.factoriser),
+            (cfg.inputs()?, cfg.factoriser),
+        );
+        if theirs != ours {
             return Err(TrainError::Config(format!(
-                "the checkpoint's net has {} inputs, this run's (--king-mirror) {}",
-                inputs(state.params.mirrored),
-                inputs(cfg.king_mirror)
+                "the checkpoint's net has {}, this run's (--king-mirror, --king-buckets, --factoriser) {}",
+                inputs(theirs),
+                inputs(ours)
             )));
         }
-        cfg.check()?;
         if per_epoch == 0 {
             return Err(TrainError::Config(
                 "nothing to train on: no training positions".into(),

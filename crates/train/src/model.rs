@@ -1,17 +1,25 @@
 //! The float network the trainer optimises: the same `(768 -> H) x 2 -> 1` SCReLU net
 //! as inference (with `B` output buckets, [`sable_engine::nnue::output_bucket`], and
-//! optionally horizontally mirrored inputs, [`Params::mirrored`]), with activations
-//! clamped to `[0, 1]` (1.0 = QA), its sparse forward and backward pass for one sample,
-//! and quantisation into the engine's [`Network`].
+//! optionally horizontally mirrored inputs with king buckets, [`Params::inputs`]), with
+//! activations clamped to `[0, 1]` (1.0 = QA), its sparse forward and backward pass for
+//! one sample, and quantisation into the engine's [`Network`].
 //!
-//! All parameters live in one flat vector, `[feature weights (768·H) | feature biases
-//! (H) | output weights (2H per bucket) | output biases (B)]`, so the optimiser and
-//! checkpoints treat them as one array.
+//! All parameters live in one flat vector, `[feature weights (768·K·H) | feature biases
+//! (H) | output weights (2H per bucket) | output biases (B) | factoriser (768·H, if
+//! any)]`, so the optimiser and checkpoints treat them as one array.
+//!
+//! **The factoriser** ([`Params::factoriser`]): with `K` king buckets each bucket's rows
+//! see only the positions with the king in that bucket, a fraction of the data. A
+//! factorised net adds one more block of 768 rows that every bucket shares: a feature's
+//! weight is its bucket's row plus the shared row, so what holds whatever the king's
+//! square is learnt from all positions, and the buckets learn only how they differ. At
+//! export the shared rows are added into every bucket's ([`Params::quantise`]), so the
+//! engine's net and its speed are those of a net without one.
 
 use crate::data::Sample;
 use crate::rng::Rng;
 use sable_chess::Position;
-use sable_engine::nnue::{check_buckets, output_bucket, NetError, Network, INPUTS};
+use sable_engine::nnue::{check_buckets, output_bucket, Inputs, NetError, Network, INPUTS};
 use sable_engine::nnue::{QA, QB, SCALE};
 
 /// Largest |weight| of the feature transformer and the output layer. Output weights
@@ -97,10 +105,12 @@ pub struct Params {
     pub hidden: usize,
     /// Output buckets (1 for the plain net).
     pub buckets: usize,
-    /// Horizontally mirrored inputs: a perspective whose king stands on files e-h reads
-    /// every file flipped (the engine's [`Network::mirrored`], exported as format
-    /// version 3). The weights are the same 768 rows either way.
-    pub mirrored: bool,
+    /// The input layout ([`Inputs`]): plain, horizontally mirrored (a perspective whose
+    /// king stands on files e-h reads every file flipped; format version 3), or mirrored
+    /// with king buckets (768 rows per bucket; format version 4).
+    pub inputs: Inputs,
+    /// A shared block of 768 rows added to every king bucket's (module comment).
+    pub factoriser: bool,
     pub w: Vec<f32>,
 }
 
@@ -118,15 +128,29 @@ impl Scratch {
 }
 
 impl Params {
-    /// Parameters of a net of hidden size `hidden` and `buckets` output buckets.
+    /// Parameters of a net of plain inputs, hidden size `hidden` and `buckets` output
+    /// buckets.
     pub fn len(hidden: usize, buckets: usize) -> usize {
-        INPUTS * hidden + hidden + (2 * hidden + 1) * buckets
+        Params::len_with(&Inputs::PLAIN, false, hidden, buckets)
     }
 
-    /// The output buckets of a net with `len` parameters and hidden size `hidden`, if
-    /// `len` fits such a net (checkpoints store only the two sizes and the length).
-    pub fn buckets_of_len(hidden: usize, len: usize) -> Option<usize> {
-        let out = len.checked_sub(INPUTS * hidden + hidden)?;
+    /// Parameters of a net of `inputs`, with or without a factoriser.
+    pub fn len_with(inputs: &Inputs, factoriser: bool, hidden: usize, buckets: usize) -> usize {
+        (inputs.rows() + INPUTS * factoriser as usize) * hidden
+            + hidden
+            + (2 * hidden + 1) * buckets
+    }
+
+    /// The output buckets of a net of `inputs` (with or without a factoriser) with `len`
+    /// parameters and hidden size `hidden`, if `len` fits such a net (checkpoints store
+    /// the sizes and the length, not the bucket count).
+    pub fn buckets_of_len(
+        inputs: &Inputs,
+        factoriser: bool,
+        hidden: usize,
+        len: usize,
+    ) -> Option<usize> {
+        let out = len.checked_sub(Params::len_with(inputs, factoriser, hidden, 0))?;
         let b = out / (2 * hidden + 1);
         (out % (2 * hidden + 1) == 0 && check_buckets(b).is_ok()).then_some(b)
     }
@@ -140,13 +164,28 @@ impl Params {
     /// start well inside the clamp), output weights in ±1/sqrt(2H) (bucket by bucket,
     /// so that bucket 0 starts as a plain net of the same seed does), biases zero.
     pub fn random_with(hidden: usize, buckets: usize, rng: &mut Rng) -> Params {
+        Params::random_with_inputs(Inputs::PLAIN, false, hidden, buckets, rng)
+    }
+
+    /// [`Params::random_with`] for a net of `inputs`: feature weights for every king
+    /// bucket's rows in turn (as the engine's `Network::random_with_inputs` draws them),
+    /// then the output weights; a factoriser starts at zero, so the net starts as the
+    /// same net without one.
+    pub fn random_with_inputs(
+        inputs: Inputs,
+        factoriser: bool,
+        hidden: usize,
+        buckets: usize,
+        rng: &mut Rng,
+    ) -> Params {
         let mut p = Params {
             hidden,
             buckets,
-            mirrored: false,
-            w: vec![0.0; Params::len(hidden, buckets)],
+            inputs,
+            factoriser,
+            w: vec![0.0; Params::len_with(&inputs, factoriser, hidden, buckets)],
         };
-        for w in &mut p.w[..INPUTS * hidden] {
+        for w in &mut p.w[..inputs.rows() * hidden] {
             *w = 0.1 * rng.symmetric();
         }
         let o = p.out_w_at();
@@ -157,24 +196,41 @@ impl Params {
         p
     }
 
-    /// The same weights read with (or without) mirrored inputs.
+    /// The same weights read with (or without) mirrored inputs (a net of one king
+    /// bucket; one with king buckets is mirrored by its layout and stays as it is).
     pub fn with_mirrored_inputs(mut self, mirrored: bool) -> Params {
-        self.mirrored = mirrored;
+        if self.inputs.buckets() == 1 {
+            self.inputs = if mirrored {
+                Inputs::MIRRORED
+            } else {
+                Inputs::PLAIN
+            };
+        }
         self
+    }
+
+    /// Whether the inputs are horizontally mirrored.
+    pub fn mirrored(&self) -> bool {
+        self.inputs.mirrored()
     }
 
     #[inline]
     pub fn ft_b_at(&self) -> usize {
-        INPUTS * self.hidden
+        self.inputs.rows() * self.hidden
     }
     #[inline]
     pub fn out_w_at(&self) -> usize {
-        INPUTS * self.hidden + self.hidden
+        self.ft_b_at() + self.hidden
     }
     /// Where the output biases start (bucket `b`'s is at `out_b_at() + b`).
     #[inline]
     pub fn out_b_at(&self) -> usize {
-        INPUTS * self.hidden + self.hidden + 2 * self.hidden * self.buckets
+        self.out_w_at() + 2 * self.hidden * self.buckets
+    }
+    /// Where the factoriser's 768 rows start (the end of the vector without one).
+    #[inline]
+    pub fn factor_at(&self) -> usize {
+        self.out_b_at() + self.buckets
     }
 
     /// The bucket of a sample with these active features (one per piece).
@@ -189,10 +245,14 @@ impl Params {
         self.out_w_at() + 2 * self.hidden * b
     }
 
-    /// Clamps to what quantisation represents exactly ([`CLIP`]; the output biases are free).
+    /// Clamps to what quantisation represents exactly ([`CLIP`]; the output biases are
+    /// free). A factoriser's rows are clamped alike; a folded weight may then reach twice
+    /// the bound, and the export's range check refuses a net whose sums could leave
+    /// `i16` ([`Params::quantise`]).
     pub fn clip(&mut self) {
-        let ob = self.out_b_at();
-        for w in &mut self.w[..ob] {
+        let (ob, fa) = (self.out_b_at(), self.factor_at());
+        let (head, factor) = self.w.split_at_mut(fa);
+        for w in head[..ob].iter_mut().chain(factor) {
             *w = w.clamp(-CLIP, CLIP);
         }
     }
@@ -204,11 +264,20 @@ impl Params {
         let b = self.bucket(sample.active());
         let (bias, ow) = (self.ft_b_at(), self.out_w_of(b));
         let mut out = self.w[self.out_b_at() + b];
+        let fa = self.factor_at();
         for (side, acc) in s.acc.iter_mut().enumerate() {
             acc.copy_from_slice(&self.w[bias..bias + h]);
-            for f in sample.inputs(side, self.mirrored) {
-                for (a, w) in acc.iter_mut().zip(&self.w[f * h..(f + 1) * h]) {
+            let view = sample.view(side, &self.inputs);
+            for f in sample.features(side) {
+                let r = view.row(f);
+                for (a, w) in acc.iter_mut().zip(&self.w[r * h..(r + 1) * h]) {
                     *a += w;
+                }
+                if self.factoriser {
+                    let r = fa + view.shared_row(f) * h;
+                    for (a, w) in acc.iter_mut().zip(&self.w[r..r + h]) {
+                        *a += w;
+                    }
                 }
             }
             let weights = &self.w[ow + side * h..ow + (side + 1) * h];
@@ -254,9 +323,18 @@ impl Params {
             for (gb, d) in grad[bias..bias + h].iter_mut().zip(acc.iter()) {
                 *gb += d;
             }
-            for f in sample.inputs(side, self.mirrored) {
-                for (gw, d) in grad[f * h..(f + 1) * h].iter_mut().zip(acc.iter()) {
+            let view = sample.view(side, &self.inputs);
+            let fa = self.factor_at();
+            for f in sample.features(side) {
+                let r = view.row(f);
+                for (gw, d) in grad[r * h..(r + 1) * h].iter_mut().zip(acc.iter()) {
                     *gw += d;
+                }
+                if self.factoriser {
+                    let r = fa + view.shared_row(f) * h;
+                    for (gw, d) in grad[r..r + h].iter_mut().zip(acc.iter()) {
+                        *gw += d;
+                    }
                 }
             }
         }
@@ -276,8 +354,9 @@ impl Params {
         self.forward(&Sample::new(pos, 0, 0.5), &mut s) * K
     }
 
-    /// The engine's integer network: feature weights and biases times QA, output
-    /// weights times QB, output bias times QA·QB, rounded.
+    /// The engine's integer network: feature weights (a factoriser's shared rows added
+    /// into every king bucket's) and biases times QA, output weights times QB, output
+    /// bias times QA·QB, rounded.
     pub fn quantise(&self) -> Result<Network, NetError> {
         let q = |w: &[f32], m: i32| -> Vec<i16> {
             w.iter()
@@ -288,18 +367,37 @@ impl Params {
                 })
                 .collect()
         };
-        let (bias, ow, ob) = (self.ft_b_at(), self.out_w_at(), self.out_b_at());
-        Ok(Network::from_parts(
+        let (bias, ow, ob, fa) = (
+            self.ft_b_at(),
+            self.out_w_at(),
+            self.out_b_at(),
+            self.factor_at(),
+        );
+        Network::from_parts_with_inputs(
+            self.inputs,
             self.hidden,
-            q(&self.w[..bias], QA),
+            q(&self.folded()[..], QA),
             q(&self.w[bias..ow], QA),
             q(&self.w[ow..ob], QB),
-            self.w[ob..]
+            self.w[ob..fa]
                 .iter()
                 .map(|&x| (x * (QA * QB) as f32).round() as i32)
                 .collect(),
-        )?
-        .with_mirrored_inputs(self.mirrored))
+        )
+    }
+
+    /// The feature weights with a factoriser's shared rows added into every king
+    /// bucket's: what the engine's rows are.
+    pub fn folded(&self) -> Vec<f32> {
+        let rows = &self.w[..self.ft_b_at()];
+        if !self.factoriser {
+            return rows.to_vec();
+        }
+        let shared = &self.w[self.factor_at()..];
+        let block = INPUTS * self.hidden;
+        rows.chunks(block)
+            .flat_map(|bucket| bucket.iter().zip(shared).map(|(w, f)| w + f))
+            .collect()
     }
 
     /// [`Params::quantise`], then each bucket's output bias moved by the mean gap between
@@ -334,21 +432,21 @@ impl Params {
             let mean = if n > 0 { gap / n as f64 } else { all };
             bias.saturating_add((mean * (QA * QB) as f64).round() as i32)
         });
-        Ok(Network::from_parts(
+        Network::from_parts_with_inputs(
+            self.inputs,
             self.hidden,
             net.ft_weights().to_vec(),
             net.ft_bias().to_vec(),
             net.out_weights().to_vec(),
             biases.collect(),
-        )?
-        .with_mirrored_inputs(self.mirrored))
+        )
     }
 
     /// The float net with the quantised net's weights (divided back): the reference the
     /// integer inference is compared against.
     pub fn dequantised(net: &Network) -> Params {
-        let (h, buckets) = (net.hidden(), net.buckets());
-        let mut w = Vec::with_capacity(Params::len(h, buckets));
+        let (h, buckets, inputs) = (net.hidden(), net.buckets(), *net.inputs());
+        let mut w = Vec::with_capacity(Params::len_with(&inputs, false, h, buckets));
         w.extend(net.ft_weights().iter().map(|&x| x as f32 / QA as f32));
         w.extend(net.ft_bias().iter().map(|&x| x as f32 / QA as f32));
         w.extend(net.out_weights().iter().map(|&x| x as f32 / QB as f32));
@@ -356,7 +454,8 @@ impl Params {
         Params {
             hidden: h,
             buckets,
-            mirrored: net.mirrored(),
+            inputs,
+            factoriser: false,
             w,
         }
     }

@@ -227,7 +227,7 @@ fn streamed_training_with_mirrored_inputs_writes_a_mirrored_net() {
     let survey = stream::survey(&paths, &cfg, &stream).unwrap();
     assert!(survey.mirrored > 0);
     let whole = stream::train(&cfg, &stream, trainer::fresh(&cfg), &survey, |_| {}).unwrap();
-    assert!(whole.state.params.mirrored);
+    assert!(whole.state.params.mirrored());
     let (train, val) = in_memory(&paths, &cfg, true);
     assert_eq!(train.len() as u64, survey.train);
     let memory = trainer::train(&cfg, trainer::fresh(&cfg), &train, &val, |_| {}).unwrap();
@@ -241,7 +241,7 @@ fn streamed_training_with_mirrored_inputs_writes_a_mirrored_net() {
     );
     let out = dir.join("out");
     let saved = first_epoch(&cfg, &stream, &survey, &out);
-    assert!(saved.params.mirrored);
+    assert!(saved.params.mirrored());
     let net = sable_engine::nnue::Network::load(&out.join("epoch-001.nnue")).unwrap();
     assert!(net.mirrored());
     let plain = TrainConfig {

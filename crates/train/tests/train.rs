@@ -6,7 +6,7 @@
 
 use sable_chess::{Color, Position};
 use sable_engine::nnue::rng::Rng;
-use sable_engine::nnue::{Network, QB};
+use sable_engine::nnue::{Inputs, Network, QB};
 use sable_formats::record::{GameRecord, GameResult, Ply, Score, Termination};
 use sable_train::checkpoint::Checkpoint;
 use sable_train::data::{self, LoadStats, Sample};
@@ -120,7 +120,7 @@ fn resume_continues_exactly(code: usize) {
     let saved = Checkpoint::load(&dir.join("checkpoint.ckpt")).unwrap();
     assert_eq!(saved, half.state);
     assert_eq!(saved.params.buckets, buckets);
-    assert_eq!(saved.params.mirrored, mirrored);
+    assert_eq!(saved.params.mirrored(), mirrored);
     let ckpt = std::fs::read(dir.join("checkpoint.ckpt")).unwrap();
     assert_eq!(ckpt[4], if mirrored { 2 } else { 1 });
     // Each epoch's quantised net is a loadable engine net.
@@ -152,10 +152,10 @@ fn resume_continues_exactly(code: usize) {
         .unwrap_err()
         .contains("checksum"));
     let mut bytes = std::fs::read(dir.join("checkpoint.ckpt")).unwrap();
-    bytes[4] = 3;
+    bytes[4] = 4;
     assert!(Checkpoint::from_bytes(&bytes)
         .unwrap_err()
-        .contains("version 3"));
+        .contains("version 4"));
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -169,12 +169,28 @@ fn a_seed_and_thread_count_give_the_same_weights() {
     assert_eq!(a.state, b.state);
 }
 
+/// A net with king buckets (a preset of [`Inputs::preset`]), its factoriser's rows (if
+/// any) drawn too, so that gradient checks see them at work.
+fn bucketed(king_buckets: usize, factoriser: bool, buckets: usize, seed: u64) -> Params {
+    let inputs = Inputs::preset(king_buckets).unwrap();
+    let mut rng = Rng(seed);
+    let mut p = Params::random_with_inputs(inputs, factoriser, 16, buckets, &mut rng);
+    let fa = p.factor_at();
+    for w in &mut p.w[fa..] {
+        *w = 0.05 * rng.symmetric();
+    }
+    p
+}
+
 #[test]
 fn sparse_gradient_equals_the_dense_reference() {
     for (buckets, mirrored) in [(1, false), (4, false), (1, true), (4, true)] {
         sparse_equals_dense(
             Params::random_with(16, buckets, &mut Rng(5)).with_mirrored_inputs(mirrored),
         );
+    }
+    for (king_buckets, factoriser) in [(4, true), (10, false), (2, true)] {
+        sparse_equals_dense(bucketed(king_buckets, factoriser, 4, 5));
     }
 }
 
@@ -210,6 +226,8 @@ fn gradient_matches_finite_differences_of_the_loss() {
             Params::random_with(16, buckets, &mut Rng(9)).with_mirrored_inputs(mirrored),
         );
     }
+    gradient_matches_finite_differences(bucketed(4, true, 4, 9));
+    gradient_matches_finite_differences(bucketed(10, false, 1, 9));
 }
 
 fn gradient_matches_finite_differences(mut params: Params) {
@@ -227,17 +245,28 @@ fn gradient_matches_finite_differences(mut params: Params) {
     for s in samples(20, 11) {
         let mut grad = vec![0.0; n];
         params.backward(&s, obj, &mut grad, &mut scratch);
-        // The side to move's row of its first feature (flipped as that side reads it).
-        let f = s.inputs(0, params.mirrored).next().unwrap();
+        // The side to move's row of its first feature (flipped and in the king bucket
+        // as that side reads it), and the other side's shared (factoriser) row of its
+        // first feature.
+        let f = s.rows(0, &params.inputs).next().unwrap();
+        let shared = s
+            .view(1, &params.inputs)
+            .shared_row(s.features(1).next().unwrap());
         // The output bias, an output weight (of the sample's bucket), a feature bias, an
-        // active feature's weight.
+        // active feature's weight, a factoriser weight.
         let k = params.bucket(s.active());
+        let factor = params
+            .factoriser
+            .then(|| params.factor_at() + shared * 16 + 7);
         for idx in [
             params.out_b_at() + k,
             params.out_w_of(k) + 3,
             b + 5,
             f * 16 + 5,
-        ] {
+        ]
+        .into_iter()
+        .chain(factor)
+        {
             let (w0, h) = (params.w[idx], 1e-3f32);
             params.w[idx] = w0 + h;
             let up = params.loss(&s, obj, &mut scratch) as f64;
@@ -275,7 +304,7 @@ fn fit_scale_recovers_the_scale_that_made_the_results() {
                     result: if won { 2 } else { 0 },
                     score: score as i16,
                     mirrorable: false,
-                    flips: 0,
+                    kings: [0; 2],
                     game: 0,
                 }
             })
@@ -519,7 +548,7 @@ fn mirrored_samples_are_the_mirrored_positions() {
             mirrorable += 1;
             let m = Position::from_fen(&mirror_fen(&pos), sable_chess::CastlingMode::Standard)
                 .expect("mirrored FEN");
-            assert_eq!(s.mirrored().flips, Sample::new(&m, score, result).flips);
+            assert_eq!(s.mirrored().kings, Sample::new(&m, score, result).kings);
             let mut want = Sample::new(&m, score, result).active().to_vec();
             let mut got = s.mirrored().active().to_vec();
             want.sort_unstable();
@@ -594,7 +623,7 @@ fn a_king_mirrored_net_trains_and_exports_as_the_engine_evaluates() {
         assert!(net.mirrored());
         assert_eq!(net.to_bytes()[4], 3);
         let float = Params::dequantised(&net);
-        assert!(float.mirrored);
+        assert!(float.mirrored());
         let plain = float.clone().with_mirrored_inputs(false);
         let mut differ = 0;
         for (pos, _, _) in &fix {
@@ -612,7 +641,7 @@ fn a_king_mirrored_net_trains_and_exports_as_the_engine_evaluates() {
     // The a-h copies are the same inputs to this net: they only weigh those positions more.
     data::add_mirrored(&mut train);
     let start = trainer::fresh(&cfg);
-    assert!(start.params.mirrored);
+    assert!(start.params.mirrored());
     let before = trainer::mean_loss(&start.params, &val, cfg.objective(), 1);
     let done = trainer::train(&cfg, start, &train, &val, |_| {}).unwrap();
     let after = done.reports.last().unwrap().val_loss;
@@ -660,4 +689,94 @@ fn a_king_mirrored_model_scores_a_position_and_its_mirror_alike() {
         "the plain net scored {} of 300 alike",
         300 - differ
     );
+}
+
+/// King buckets with a factoriser, end to end: the engine's random net of those inputs
+/// is the trainer's initial net quantised; the factoriser folds into the exported rows
+/// exactly (the float net with it and the folded float net agree); the engine's integer
+/// inference of the export (format version 4) agrees with its weights as floats; the
+/// net learns; a checkpoint (version 3) resumes bit for bit and refuses other inputs;
+/// and settings that make no such net are refused by name.
+#[test]
+fn a_king_bucketed_factorised_net_trains_resumes_and_exports_as_the_engine_evaluates() {
+    for (king_buckets, seed) in [(4, 3), (10, 4)] {
+        let inputs = Inputs::preset(king_buckets).unwrap();
+        let ours = Network::random_with_inputs(inputs, 32, 8, seed).unwrap();
+        let trainer = Params::random_with_inputs(inputs, true, 32, 8, &mut Rng(seed));
+        assert!(ours.to_bytes() == trainer.quantise().unwrap().to_bytes());
+    }
+    let fix = fixture(300, 91);
+    let params = bucketed(4, true, 8, 21);
+    let mut folded = Params::random_with_inputs(params.inputs, false, 16, 8, &mut Rng(0));
+    let rows = params.ft_b_at();
+    folded.w[..rows].copy_from_slice(&params.folded());
+    let fa = params.factor_at();
+    folded.w[rows..].copy_from_slice(&params.w[rows..fa]);
+    let net = Network::from_bytes(&params.quantise().unwrap().to_bytes()).unwrap();
+    assert_eq!(net.to_bytes()[4], 4);
+    assert_eq!(net.inputs().buckets(), 4);
+    let float = Params::dequantised(&net);
+    for (pos, _, _) in &fix {
+        let (a, b) = (params.evaluate(pos), folded.evaluate(pos));
+        assert!((a - b).abs() < 1e-2, "{a} and {b}: {}", pos.fen());
+        let (f, q) = (float.evaluate(pos), net.evaluate(pos) as f32);
+        assert!((f - q).abs() <= 1.1, "float {f}, int {q} in {}", pos.fen());
+    }
+
+    let mut cfg = config();
+    cfg.king_mirror = true;
+    cfg.king_buckets = 4;
+    cfg.factoriser = true;
+    cfg.buckets = 2;
+    let (train, val) = trainer::split(samples(4000, 26), cfg.val, cfg.seed);
+    let start = trainer::fresh(&cfg);
+    assert_eq!(start.params.inputs, Inputs::preset(4).unwrap());
+    assert!(start.params.factoriser);
+    let before = trainer::mean_loss(&start.params, &val, cfg.objective(), 1);
+    let done = trainer::train(&cfg, start, &train, &val, |_| {}).unwrap();
+    let after = done.reports.last().unwrap().val_loss;
+    eprintln!("king buckets: validation loss {before:.5} -> {after:.5}");
+    assert!(after < 0.7 * before, "validation loss {before} -> {after}");
+
+    let dir = std::env::temp_dir().join(format!("sable-train-kb-{}", std::process::id()));
+    cfg.epochs = 2;
+    let whole = trainer::train(&cfg, trainer::fresh(&cfg), &train, &val, |_| {}).unwrap();
+    let mut first = cfg.clone();
+    first.stop_after = Some(1);
+    first.out_dir = Some(dir.clone());
+    let half = trainer::train(&first, trainer::fresh(&cfg), &train, &val, |_| {}).unwrap();
+    let ckpt = std::fs::read(dir.join("checkpoint.ckpt")).unwrap();
+    assert_eq!(ckpt[4], 3);
+    let saved = Checkpoint::from_bytes(&ckpt).unwrap();
+    assert_eq!(saved, half.state);
+    let file = std::fs::read(dir.join("epoch-001.nnue")).unwrap();
+    assert_eq!(file[4], 4);
+    let mut other = cfg.clone();
+    other.king_buckets = 10;
+    let err = trainer::train(&other, saved.clone(), &train, &val, |_| {}).err();
+    let err = err.expect("refused").to_string();
+    assert!(
+        err.contains("4 king buckets") && err.contains("10 king buckets"),
+        "{err}"
+    );
+    let mut unfactored = cfg.clone();
+    unfactored.factoriser = false;
+    let err = trainer::train(&unfactored, saved.clone(), &train, &val, |_| {}).err();
+    assert!(err.expect("refused").to_string().contains("factoriser"));
+    let rest = trainer::train(&cfg, saved, &train, &val, |_| {}).unwrap();
+    assert_eq!(rest.state, whole.state);
+    let _ = std::fs::remove_dir_all(dir);
+
+    for (mirror, king_buckets, factoriser, says) in [
+        (false, 4, false, "--king-mirror"),
+        (true, 3, false, "layouts are 1, 2, 4 and 10"),
+        (true, 1, true, "factoriser needs king buckets"),
+    ] {
+        let mut bad = config();
+        bad.king_mirror = mirror;
+        bad.king_buckets = king_buckets;
+        bad.factoriser = factoriser;
+        let err = bad.check().unwrap_err().to_string();
+        assert!(err.contains(says), "{err}");
+    }
 }

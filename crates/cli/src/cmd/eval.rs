@@ -52,7 +52,7 @@ pub fn run(args: Args) -> CliResult {
             net.bucket_of(&pos) + 1,
             net.buckets(),
             net.output_scale(),
-            super::nnue::inputs_note(net.mirrored())
+            super::nnue::inputs_note(net.inputs())
         );
         print_piece_values(&pos, &net);
     }

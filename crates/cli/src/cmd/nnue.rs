@@ -1,6 +1,6 @@
 //! `sable nnue`: network tools. `random` writes a net of random weights (for speed tests
 //! and mechanics only: it knows no chess; `--king-mirror` for one with mirrored inputs,
-//! format version 3); `compare` prints a net's integer evaluation beside the float
+//! format version 3, `--king-buckets` with king buckets, version 4); `compare` prints a net's integer evaluation beside the float
 //! network it came from (a trainer checkpoint of the same shape and inputs, or the net's
 //! own weights dequantised) over the bench positions, with the largest difference;
 //! `rescale` rewrites a net's output scale (any version, the inputs kept).
@@ -8,7 +8,7 @@
 use super::{CliError, CliResult};
 use sable_chess::{CastlingMode, Position};
 use sable_engine::nnue::rng::Rng;
-use sable_engine::nnue::{Network, SCALE};
+use sable_engine::nnue::{Inputs, Network, SCALE};
 use sable_train::checkpoint::Checkpoint;
 use sable_train::model::Params;
 use std::path::{Path, PathBuf};
@@ -31,6 +31,10 @@ enum Command {
         /// Horizontally mirrored inputs (written as format version 3).
         #[arg(long)]
         king_mirror: bool,
+        /// King buckets (1, 2, 4 or 10, as `sable train --king-buckets`; more than one
+        /// is written as format version 4 and implies --king-mirror).
+        #[arg(long, default_value_t = 1)]
+        king_buckets: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[arg(long)]
@@ -63,20 +67,30 @@ pub fn run(args: Args) -> CliResult {
             hidden,
             output_buckets,
             king_mirror,
+            king_buckets,
             seed,
             out,
         } => {
             sable_engine::nnue::check_buckets(output_buckets)
                 .map_err(|e| CliError::msg(format!("--output-buckets {output_buckets}: {e}")))?;
-            let net = Params::random_with(hidden, output_buckets, &mut Rng(seed))
-                .with_mirrored_inputs(king_mirror)
-                .quantise()
-                .map_err(|e| CliError::msg(e.to_string()))?;
+            let inputs = match Inputs::preset(king_buckets) {
+                Some(_) if king_buckets == 1 && !king_mirror => Inputs::PLAIN,
+                Some(inputs) => inputs,
+                None => {
+                    return Err(CliError::msg(format!(
+                        "--king-buckets {king_buckets}: the layouts are 1, 2, 4 and 10"
+                    )))
+                }
+            };
+            let net =
+                Params::random_with_inputs(inputs, false, hidden, output_buckets, &mut Rng(seed))
+                    .quantise()
+                    .map_err(|e| CliError::msg(e.to_string()))?;
             write_net(&out, &net)?;
             println!(
                 "wrote {} (hidden {hidden}, {output_buckets} output bucket(s){}, random weights)",
                 out.display(),
-                inputs_note(net.mirrored())
+                inputs_note(net.inputs())
             );
             Ok(())
         }
@@ -90,18 +104,18 @@ pub fn run(args: Args) -> CliResult {
                 }
                 None => Params::dequantised(&net),
             };
-            if (float.hidden, float.buckets, float.mirrored)
-                != (net.hidden(), net.buckets(), net.mirrored())
+            if (float.hidden, float.buckets, float.inputs)
+                != (net.hidden(), net.buckets(), *net.inputs())
             {
                 return Err(CliError::msg(format!(
                     "the checkpoint is not this net's: hidden {}, {} output bucket(s){} \
                      against hidden {}, {} output bucket(s){}",
                     float.hidden,
                     float.buckets,
-                    inputs_note(float.mirrored),
+                    inputs_note(&float.inputs),
                     net.hidden(),
                     net.buckets(),
-                    inputs_note(net.mirrored())
+                    inputs_note(net.inputs())
                 )));
             }
             compare(&net, &float);
@@ -122,7 +136,7 @@ pub fn run(args: Args) -> CliResult {
                 "wrote {} (output scale {before} -> {output_scale} cp: every score x {:.4}{})",
                 out.display(),
                 output_scale as f64 / before as f64,
-                inputs_note(net.mirrored())
+                inputs_note(net.inputs())
             );
             Ok(())
         }
@@ -130,11 +144,11 @@ pub fn run(args: Args) -> CliResult {
 }
 
 /// `", mirrored inputs"` for a net with them (format version 3), else nothing.
-pub fn inputs_note(mirrored: bool) -> &'static str {
-    if mirrored {
-        ", mirrored inputs"
-    } else {
-        ""
+pub fn inputs_note(inputs: &Inputs) -> String {
+    match (inputs.mirrored(), inputs.buckets()) {
+        (false, _) => String::new(),
+        (true, 1) => ", mirrored inputs".into(),
+        (true, k) => format!(", mirrored inputs, {k} king buckets"),
     }
 }
 

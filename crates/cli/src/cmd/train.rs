@@ -32,6 +32,17 @@ pub struct Args {
     /// a checkpoint resumed must have been trained with it too.
     #[arg(long)]
     king_mirror: bool,
+    /// King buckets (with --king-mirror): each side reads its own block of 768 input
+    /// rows by where its king stands. 1 (none); 2 (back rank or not); 4 (rank 1 a-b,
+    /// rank 1 c-d, rank 2, ranks 3-8); 10 (a1, b1, c1, d1, rank 2 a-b and c-d, rank 3,
+    /// rank 4, ranks 5-6, ranks 7-8). Written as format version 4.
+    #[arg(long, default_value_t = TrainConfig::default().king_buckets)]
+    king_buckets: usize,
+    /// With king buckets: train one more block of rows shared by all buckets (each
+    /// bucket learns how it differs from what holds everywhere), added into every
+    /// bucket's rows at export; the net's size and speed are unchanged.
+    #[arg(long)]
+    factoriser: bool,
     #[arg(long, default_value_t = TrainConfig::default().epochs)]
     epochs: u32,
     /// Stop after this many epochs in all (resume later with --resume).
@@ -117,6 +128,8 @@ pub fn run(args: Args) -> CliResult {
         hidden: args.hidden,
         buckets: args.output_buckets,
         king_mirror: args.king_mirror,
+        king_buckets: args.king_buckets,
+        factoriser: args.factoriser,
         epochs: args.epochs,
         stop_after: args.stop_after,
         batch: args.batch,

@@ -4,13 +4,15 @@
 //! computed one up to the current ply are brought up to date from their parents. The
 //! root is computed from scratch; a null move records an empty delta (a copy).
 //!
-//! # Mirrored nets: a king crossing the d/e line
+//! # Mirrored nets: a king crossing the d/e line or into another bucket
 //!
 //! With horizontally mirrored inputs ([`Network::mirrored`]) each frame also records,
-//! per perspective, whether its files are flipped (its king on files e-h). A move that
-//! takes the mover's king to the other half of the board (a king step from d to e or
-//! back, O-O-O's e1-c1, a Chess960 castling across) changes every feature of the mover's
-//! perspective, so no delta can update it: that perspective is recomputed from the board.
+//! per perspective, its [`View`]: whether its files are flipped (its king on files e-h)
+//! and, with king buckets, which bucket's rows it reads. A move that takes the mover's
+//! king to the other half of the board (a king step from d to e or back, O-O-O's e1-c1,
+//! a Chess960 castling across) or into another king bucket changes every input of the
+//! mover's perspective, so no delta can update it: that perspective is recomputed from
+//! the board.
 //!
 //! It is done eagerly, in [`NnueStack::push_move`], because that is the one moment the
 //! board of that ply is at hand without storing it: the position before the move is
@@ -25,13 +27,13 @@
 //! a search (king moves across the middle), so computing them eagerly (even at a node
 //! that is never evaluated) costs little.
 //!
-//! A net without mirrored inputs never flips: its frames' flags stay false, the crossing
-//! check is skipped by one test of a flag the stack keeps, and the catch-up is
-//! instantiated without the flip (`catch_up::<false>`), so it costs nothing extra.
+//! A net without mirrored inputs has one view: its frames' views stay the default, the
+//! crossing check is skipped by one test of a flag the stack keeps, and the catch-up is
+//! instantiated without views (`catch_up::<false>`), so it costs nothing extra.
 //!
 //! Everything is allocated when the stack is created, so the search allocates nothing.
 
-use super::{feature, king_flips, Backend, Network, INPUTS, MAX_ACTIVE};
+use super::{feature, Backend, Network, View, MAX_ACTIVE};
 use sable_chess::{Color, Move, MoveKind, Piece, Position, Role, Square};
 use std::sync::Arc;
 
@@ -132,7 +134,7 @@ impl Accumulator {
 }
 
 /// `out` = the biases plus the rows of every piece of `pos` but the one on `skip` (never
-/// a king, so the file flip is the position's).
+/// a king, so the view is the position's).
 fn refresh_into(
     net: &Network,
     pos: &Position,
@@ -140,13 +142,12 @@ fn refresh_into(
     skip: Option<Square>,
     out: &mut [i16],
 ) {
-    let flip = net.flipped(pos, persp);
+    let view = net.view(pos, persp);
     out.copy_from_slice(&net.ft_bias);
     for sq in pos.occupied() {
         if let Some(p) = pos.piece_at(sq).filter(|_| Some(sq) != skip) {
-            let f = feature(persp, p, sq, flip);
-            debug_assert!(f < INPUTS);
-            for (o, w) in out.iter_mut().zip(net.row(f)) {
+            let r = view.row(feature(persp, p, sq, false));
+            for (o, w) in out.iter_mut().zip(net.row(r)) {
                 *o = o.wrapping_add(*w);
             }
         }
@@ -194,15 +195,15 @@ pub struct NnueStack {
     net: Arc<Network>,
     backend: Backend,
     hidden: usize,
-    /// The net's inputs are mirrored (see the module comment).
+    /// The net's inputs are mirrored, so views change (see the module comment).
     mirrored: bool,
     /// `frames` x 2 perspectives x `hidden`.
     acc: Vec<i16>,
     computed: Vec<bool>,
     deltas: Vec<Delta>,
-    /// Per frame, whether each perspective's files are flipped (by `Color::index()`);
-    /// always false for a net without mirrored inputs.
-    flips: Vec<[bool; 2]>,
+    /// Per frame, each perspective's view (by `Color::index()`); always the default for
+    /// a net without mirrored inputs.
+    views: Vec<[View; 2]>,
     top: usize,
 }
 
@@ -218,7 +219,7 @@ impl NnueStack {
             acc: vec![0; frames * 2 * hidden],
             computed: vec![false; frames],
             deltas: vec![Delta::default(); frames],
-            flips: vec![[false; 2]; frames],
+            views: vec![[View::default(); 2]; frames],
             top: 0,
         }
     }
@@ -236,9 +237,9 @@ impl NnueStack {
     pub fn reset(&mut self, pos: &Position) {
         self.top = 0;
         let h = self.hidden;
-        self.flips[0] = [
-            self.net.flipped(pos, Color::White),
-            self.net.flipped(pos, Color::Black),
+        self.views[0] = [
+            self.net.view(pos, Color::White),
+            self.net.view(pos, Color::Black),
         ];
         let (w, b) = self.acc[..2 * h].split_at_mut(h);
         refresh_into(&self.net, pos, Color::White, None, w);
@@ -253,13 +254,14 @@ impl NnueStack {
         self.deltas[self.top] = Delta::of_move(pos, m);
         self.computed[self.top] = false;
         if self.mirrored {
-            self.flips[self.top] = self.flips[self.top - 1];
+            self.views[self.top] = self.views[self.top - 1];
             self.follow_king(pos, m);
         }
     }
 
-    /// A mirrored net: if `m` takes the mover's king across the d/e line, flips the
-    /// mover's perspective in the new frame and computes the frame now (module comment).
+    /// A mirrored net: if `m` changes the view of the mover's king (across the d/e line,
+    /// into another bucket), records the mover's new view in the new frame and computes
+    /// the frame now (module comment).
     #[inline]
     fn follow_king(&mut self, pos: &Position, m: Move) {
         let Some(king) = pos.piece_at(m.from()).filter(|p| p.role() == Role::King) else {
@@ -270,15 +272,15 @@ impl NnueStack {
             _ => m.to(),
         };
         let us = king.color();
-        let flip = king_flips(to);
-        if flip != self.flips[self.top][us.index()] {
-            self.flips[self.top][us.index()] = flip;
+        let view = self.net.inputs().view(to.relative(us));
+        if view != self.views[self.top][us.index()] {
+            self.views[self.top][us.index()] = view;
             self.compute_crossing(pos, us);
         }
     }
 
-    /// The current frame, whose move (made next in `pos`) took `us`'s king across the
-    /// d/e line: `!us` from the parent as usual, `us` from the board after the move.
+    /// The current frame, whose move (made next in `pos`) changed `us`'s view: `!us` from
+    /// the parent as usual, `us` from the board after the move.
     #[cold]
     fn compute_crossing(&mut self, pos: &Position, us: Color) {
         let f = self.top;
@@ -288,12 +290,12 @@ impl NnueStack {
         let them = !us;
         self.catch_up::<true>(f, f, [them == Color::White, them == Color::Black]);
         let d = self.deltas[f];
-        let flip = self.flips[f][us.index()];
+        let view = self.views[f][us.index()];
         let mut features = [0usize; MAX_ACTIVE];
         let mut n = 0;
         for sq in pos.occupied() {
             if let Some(p) = pos.piece_at(sq).filter(|_| !d.empties(sq)) {
-                features[n] = feature(us, p, sq, flip);
+                features[n] = view.row(feature(us, p, sq, false));
                 n += 1;
             }
         }
@@ -302,7 +304,7 @@ impl NnueStack {
                 Piece::from_index(p as usize),
                 Square::from_index(sq as usize),
             );
-            features[n] = feature(us, p, sq, flip);
+            features[n] = view.row(feature(us, p, sq, false));
             n += 1;
         }
         let net = &*self.net;
@@ -320,7 +322,7 @@ impl NnueStack {
         self.top += 1;
         self.deltas[self.top] = Delta::default();
         self.computed[self.top] = false;
-        self.flips[self.top] = self.flips[self.top - 1];
+        self.views[self.top] = self.views[self.top - 1];
     }
 
     /// Takes back the last move or null move.
@@ -344,8 +346,8 @@ impl NnueStack {
     }
 
     /// Frames `from..=to`, each from its parent by its move's delta, for the perspectives
-    /// `sides` names (by `Color::index()`), the features flipped as each frame says
-    /// (`MIRRORED`: the net's inputs are); marks them computed.
+    /// `sides` names (by `Color::index()`), the rows read through each frame's views
+    /// (`MIRRORED`: the net's inputs are mirrored, so views differ); marks them computed.
     #[inline]
     fn catch_up<const MIRRORED: bool>(&mut self, from: usize, to: usize, sides: [bool; 2]) {
         let h = self.hidden;
@@ -357,19 +359,18 @@ impl NnueStack {
                 if !sides[i] {
                     continue;
                 }
-                let flip = MIRRORED && self.flips[f][i];
-                // The lazy catch-up never crosses a change of flip: that frame was
+                let view = self.views[f][i];
+                // The lazy catch-up never crosses a change of view: that frame was
                 // computed at push time.
-                debug_assert!(!MIRRORED || flip == self.flips[f - 1][i]);
+                debug_assert!(!MIRRORED || view == self.views[f - 1][i]);
                 let row = |&(p, sq): &(u8, u8)| {
                     let f = feature(
                         c,
                         Piece::from_index(p as usize),
                         Square::from_index(sq as usize),
-                        flip,
+                        false,
                     );
-                    debug_assert!(f < INPUTS);
-                    self.net.row(f)
+                    self.net.row(if MIRRORED { view.row(f) } else { f })
                 };
                 let adds = [row(&d.adds[0]), row(&d.adds[1])];
                 let subs = [row(&d.subs[0]), row(&d.subs[1])];

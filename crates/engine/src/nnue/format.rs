@@ -5,20 +5,21 @@
 //! | offset | bytes | field |
 //! | --- | --- | --- |
 //! | 0 | 4 | magic `SBNN` |
-//! | 4 | 2 | format version: 1 (one output layer), 2 (output buckets) or 3 (output buckets, horizontally mirrored inputs) |
+//! | 4 | 2 | format version: 1 (one output layer), 2 (output buckets), 3 (output buckets, horizontally mirrored inputs) or 4 (3 with king buckets) |
 //! | 6 | 2 | `H`, the hidden size (16..=1024, a multiple of 16) |
 //! | 8 | 2 | QA (255) |
 //! | 10 | 2 | QB (64) |
 //! | 12 | 2 | output scale: centipawns per 1.0 of output ([`MIN_OUTPUT_SCALE`]`..=`[`MAX_OUTPUT_SCALE`]; 400 as trained) |
-//! | 14 | 2 | version 1: zero; version 2: `B`, the output buckets (2..=16); version 3: `B` (1..=16) |
-//! | 16 | 2·768·H | feature weights, `i16`, row by row: feature `f`'s `H` weights at `16 + 2·H·f` |
+//! | 14 | 2 | version 1: zero; version 2: `B`, the output buckets (2..=16); versions 3 and 4: `B` (1..=16) |
+//! | 16 | 32 | version 4 only: the king bucket of each square of files a-d, `rank·4 + file` from the perspective's side; `K` buckets (2..=16), numbered from 0 |
+//! | `T` | 2·768·K·H | feature weights, `i16`, row by row: row `r`'s `H` weights at `T + 2·H·r` (`T` = 16, or 48 in version 4; `K` = 1 before version 4; row `768·k + f` for feature `f` in king bucket `k`) |
 //! | … | 2·H | feature biases, `i16` |
 //! | … | 2·2H·B | output weights, `i16`, bucket by bucket: `H` for the side to move's half, then `H` for the other |
 //! | … | 4·B | output biases, `i32` (units of QA·QB), bucket by bucket |
 //! | end − 4 | 4 | CRC-32 (`sable_formats::record::crc32`) of every byte before it |
 //!
 //! A file is therefore `20 + 1538·H + 4·H·B + 4·B` bytes (`24 + 1542·H` with one
-//! bucket), whatever its version. A net with one bucket is written as version 1, so nets
+//! bucket) in versions 1 to 3, and `52 + 1536·K·H + 2·H + 4·H·B + 4·B` in version 4. A net with one bucket is written as version 1, so nets
 //! from before buckets load unchanged and are written back byte for byte; an older build
 //! refuses a version 2 file by its version, not by a confusing size. Which bucket a
 //! position uses: [`super::output_bucket`].
@@ -32,6 +33,10 @@
 //! are written back byte for byte, and an older build refuses a mirrored net by its
 //! version instead of evaluating it with the wrong rows.
 //!
+//! Version 4 is version 3 with **king buckets** ([`Inputs`]): one block of 768 rows per
+//! bucket, a perspective reading the block of its own king's bucket. Mirrored nets
+//! without king buckets stay version 3, byte for byte.
+//!
 //! Loading checks each field in that order and also that no accumulator can overflow
 //! `i16` (bias plus 32 of the largest weights) and that `QA · |output weight|` fits `i16`
 //! (the SCReLU kernel multiplies in 16 bits).
@@ -43,14 +48,14 @@
 //! trained on the rescaled engine's games needs its own, not the last net's).
 
 use super::{
-    INPUTS, MAX_ACTIVE, MAX_BUCKETS, MAX_HIDDEN, MAX_OUTPUT_SCALE, MIN_HIDDEN, MIN_OUTPUT_SCALE,
-    QA, QB, SCALE,
+    Inputs, View, INPUTS, MAX_ACTIVE, MAX_BUCKETS, MAX_HIDDEN, MAX_OUTPUT_SCALE, MIN_HIDDEN,
+    MIN_OUTPUT_SCALE, QA, QB, SCALE,
 };
 use sable_formats::record::crc32;
 
 pub const MAGIC: [u8; 4] = *b"SBNN";
-/// The newest format version this build writes and reads (it reads versions 1 and 2 too).
-pub const VERSION: u16 = 3;
+/// The newest format version this build writes and reads (it reads versions 1 to 3 too).
+pub const VERSION: u16 = 4;
 pub const HEADER_LEN: usize = 16;
 
 /// Why a net file was refused.
@@ -102,7 +107,7 @@ pub enum NetError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     hidden: usize,
-    /// `INPUTS` rows of `hidden` weights (units of QA).
+    /// `inputs.rows()` rows of `hidden` weights (units of QA).
     pub(crate) ft_weights: Vec<i16>,
     /// `hidden` biases (units of QA).
     pub(crate) ft_bias: Vec<i16>,
@@ -112,13 +117,23 @@ pub struct Network {
     pub(crate) out_bias: Vec<i32>,
     /// Centipawns per 1.0 of output ([`SCALE`] unless rescaled).
     scale: i32,
-    /// Horizontally mirrored inputs (format version 3; see the module comment).
-    mirrored: bool,
+    /// Which rows a perspective reads: plain, mirrored (format version 3) or with king
+    /// buckets (version 4; see the module comment).
+    inputs: Inputs,
 }
 
-/// Bytes of a net file with hidden size `h` and `b` output buckets.
-pub const fn file_len(h: usize, b: usize) -> usize {
-    HEADER_LEN + 2 * (INPUTS * h + h + 2 * h * b) + 4 * b + 4
+/// Bytes of a net file with hidden size `h`, `b` output buckets and `inputs`.
+pub fn file_len(h: usize, b: usize, inputs: &Inputs) -> usize {
+    HEADER_LEN + table_len(inputs) + 2 * (inputs.rows() * h + h + 2 * h * b) + 4 * b + 4
+}
+
+/// The king-bucket table's bytes: only version 4 has one.
+fn table_len(inputs: &Inputs) -> usize {
+    if inputs.buckets() > 1 {
+        32
+    } else {
+        0
+    }
 }
 
 /// Whether a net of `hidden` units can be stored and run: a multiple of 16 (the SIMD
@@ -161,6 +176,17 @@ impl Network {
     /// the trainer's `Params::random_with(hidden, buckets, seed).quantise()`, made here
     /// so that the engine needs no trainer for it.
     pub fn random(hidden: usize, buckets: usize, seed: u64) -> Result<Network, NetError> {
+        Network::random_with_inputs(Inputs::PLAIN, hidden, buckets, seed)
+    }
+
+    /// [`Network::random`] with other inputs: as many feature rows as `inputs` has
+    /// (king bucket by king bucket, so that bucket 0 is the plain net of the same seed).
+    pub fn random_with_inputs(
+        inputs: Inputs,
+        hidden: usize,
+        buckets: usize,
+        seed: u64,
+    ) -> Result<Network, NetError> {
         check_hidden(hidden)?;
         check_buckets(buckets)?;
         let mut rng = super::rng::Rng(seed);
@@ -169,9 +195,10 @@ impl Network {
                 .map(|_| (range * rng.symmetric() * q as f32).round() as i16)
                 .collect()
         };
-        let ft_weights = quantised(INPUTS * hidden, 0.1, QA);
+        let ft_weights = quantised(inputs.rows() * hidden, 0.1, QA);
         let out_weights = quantised(2 * hidden * buckets, 1.0 / ((2 * hidden) as f32).sqrt(), QB);
-        Network::from_parts(
+        Network::from_parts_with_inputs(
+            inputs,
             hidden,
             ft_weights,
             vec![0; hidden],
@@ -180,9 +207,28 @@ impl Network {
         )
     }
 
-    /// A network from its parts (the output bucket count is `out_bias.len()`); the same
-    /// range checks as loading.
+    /// A network of plain inputs from its parts (the output bucket count is
+    /// `out_bias.len()`); the same range checks as loading.
     pub fn from_parts(
+        hidden: usize,
+        ft_weights: Vec<i16>,
+        ft_bias: Vec<i16>,
+        out_weights: Vec<i16>,
+        out_bias: Vec<i32>,
+    ) -> Result<Network, NetError> {
+        Network::from_parts_with_inputs(
+            Inputs::PLAIN,
+            hidden,
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias,
+        )
+    }
+
+    /// [`Network::from_parts`] for a net of `inputs` (`inputs.rows()` feature rows).
+    pub fn from_parts_with_inputs(
+        inputs: Inputs,
         hidden: usize,
         ft_weights: Vec<i16>,
         ft_bias: Vec<i16>,
@@ -193,7 +239,7 @@ impl Network {
         let buckets = out_bias.len();
         check_buckets(buckets)?;
         let lens = [
-            (ft_weights.len(), INPUTS * hidden, "feature weights"),
+            (ft_weights.len(), inputs.rows() * hidden, "feature weights"),
             (ft_bias.len(), hidden, "feature biases"),
             (out_weights.len(), 2 * hidden * buckets, "output weights"),
         ];
@@ -211,13 +257,13 @@ impl Network {
             out_weights,
             out_bias,
             scale: SCALE,
-            mirrored: false,
+            inputs,
         };
         net.check_ranges()?;
         Ok(net)
     }
 
-    /// The feature weights, `INPUTS` rows of `hidden` (units of QA).
+    /// The feature weights, [`Inputs::rows`] rows of `hidden` (units of QA).
     pub fn ft_weights(&self) -> &[i16] {
         &self.ft_weights
     }
@@ -256,22 +302,33 @@ impl Network {
     /// files e-h, every square's file is flipped ([`super::feature`]); written as format
     /// version 3.
     pub fn mirrored(&self) -> bool {
-        self.mirrored
+        self.inputs.mirrored()
+    }
+
+    /// The layout of the inputs: plain, mirrored, or mirrored with king buckets.
+    pub fn inputs(&self) -> &Inputs {
+        &self.inputs
     }
 
     /// The same weights read with (or without) horizontally mirrored inputs: the same
     /// rows, selected by other squares ([`Network::mirrored`]). The range checks hold
-    /// either way (at most 32 rows are ever summed).
+    /// either way (at most 32 rows are ever summed). A net with king buckets is mirrored
+    /// by its layout and is returned as it is.
     pub fn with_mirrored_inputs(mut self, mirrored: bool) -> Network {
-        self.mirrored = mirrored;
+        if self.inputs.buckets() == 1 {
+            self.inputs = if mirrored {
+                Inputs::MIRRORED
+            } else {
+                Inputs::PLAIN
+            };
+        }
         self
     }
 
-    /// Whether `persp`'s features in `pos` have their files flipped: a mirrored net
-    /// with `persp`'s king on files e-h.
+    /// Which rows `persp` reads in `pos` (its king's bucket and file flip).
     #[inline]
-    pub fn flipped(&self, pos: &sable_chess::Position, persp: sable_chess::Color) -> bool {
-        self.mirrored && super::king_flips(pos.king(persp))
+    pub fn view(&self, pos: &sable_chess::Position, persp: sable_chess::Color) -> View {
+        self.inputs.view(pos.king(persp).relative(persp))
     }
 
     /// The hidden size `H`.
@@ -279,9 +336,10 @@ impl Network {
         self.hidden
     }
 
-    /// Feature `f`'s row of `H` weights (units of QA).
-    pub fn feature_weights(&self, f: usize) -> &[i16] {
-        self.row(f)
+    /// Row `r`'s `H` weights (units of QA): feature `r` of a net without king buckets,
+    /// `768·k + f` for feature `f` in king bucket `k` ([`View::row`]).
+    pub fn feature_weights(&self, r: usize) -> &[i16] {
+        self.row(r)
     }
 
     /// The `H` feature biases (units of QA).
@@ -310,26 +368,29 @@ impl Network {
         self.out_bias[b]
     }
 
-    /// Feature `f`'s row of `H` weights.
+    /// Row `r`'s `H` weights.
     #[inline]
-    pub(crate) fn row(&self, f: usize) -> &[i16] {
-        &self.ft_weights[f * self.hidden..(f + 1) * self.hidden]
+    pub(crate) fn row(&self, r: usize) -> &[i16] {
+        &self.ft_weights[r * self.hidden..(r + 1) * self.hidden]
     }
 
-    /// The integer kernels are exact only if no sum leaves `i16`: check it once here.
+    /// The integer kernels are exact only if no sum leaves `i16`: check it once here
+    /// (a perspective sums rows of one king bucket only).
     fn check_ranges(&self) -> Result<(), NetError> {
         let h = self.hidden;
-        for i in 0..h {
-            let mut col: Vec<i32> = (0..INPUTS)
-                .map(|f| (self.ft_weights[f * h + i] as i32).abs())
-                .collect();
-            col.sort_unstable_by(|a, b| b.cmp(a));
-            let worst = (self.ft_bias[i] as i32).abs() + col[..MAX_ACTIVE].iter().sum::<i32>();
-            if worst > i16::MAX as i32 {
-                return Err(NetError::Range(format!(
-                    "hidden unit {i}: bias plus the 32 largest feature weights reach {worst}, \
-                     beyond i16"
-                )));
+        for k in 0..self.inputs.buckets() {
+            for i in 0..h {
+                let mut col: Vec<i32> = (k * INPUTS..(k + 1) * INPUTS)
+                    .map(|r| (self.ft_weights[r * h + i] as i32).abs())
+                    .collect();
+                col.sort_unstable_by(|a, b| b.cmp(a));
+                let worst = (self.ft_bias[i] as i32).abs() + col[..MAX_ACTIVE].iter().sum::<i32>();
+                if worst > i16::MAX as i32 {
+                    return Err(NetError::Range(format!(
+                        "hidden unit {i}, king bucket {k}: bias plus the 32 largest feature \
+                         weights reach {worst}, beyond i16"
+                    )));
+                }
             }
         }
         if let Some(w) = self
@@ -369,7 +430,7 @@ impl Network {
         let buckets = match (version, field) {
             (1, 0) => 1,
             (2, b) if (2..=MAX_BUCKETS as u16).contains(&b) => b as usize,
-            (3, b) if (1..=MAX_BUCKETS as u16).contains(&b) => b as usize,
+            (3 | 4, b) if (1..=MAX_BUCKETS as u16).contains(&b) => b as usize,
             (1, found) => {
                 return Err(NetError::Buckets {
                     found,
@@ -377,7 +438,7 @@ impl Network {
                     expected: "0 (one output layer)",
                 })
             }
-            (3, found) => {
+            (3 | 4, found) => {
                 return Err(NetError::Buckets {
                     found,
                     version,
@@ -392,7 +453,23 @@ impl Network {
                 })
             }
         };
-        let expected = file_len(hidden, buckets);
+        let inputs = match version {
+            1 | 2 => Inputs::PLAIN,
+            3 => Inputs::MIRRORED,
+            _ => {
+                let Some(table) = bytes.get(HEADER_LEN..HEADER_LEN + 32) else {
+                    return Err(NetError::TooShort { len: bytes.len() });
+                };
+                let inputs = Inputs::king_buckets(table.try_into().expect("32 bytes"))?;
+                if inputs.buckets() < 2 {
+                    return Err(NetError::Range(
+                        "a version 4 net has 2 or more king buckets (one is version 3)".into(),
+                    ));
+                }
+                inputs
+            }
+        };
+        let expected = file_len(hidden, buckets, &inputs);
         if bytes.len() != expected {
             return Err(NetError::WrongSize {
                 hidden,
@@ -407,7 +484,7 @@ impl Network {
         if stored != computed {
             return Err(NetError::Checksum { stored, computed });
         }
-        let mut at = HEADER_LEN;
+        let mut at = HEADER_LEN + table_len(&inputs);
         let mut take = |n: usize| -> Vec<i16> {
             let v = bytes[at..at + 2 * n]
                 .chunks_exact(2)
@@ -416,18 +493,15 @@ impl Network {
             at += 2 * n;
             v
         };
-        let ft_weights = take(INPUTS * hidden);
+        let ft_weights = take(inputs.rows() * hidden);
         let ft_bias = take(hidden);
         let out_weights = take(2 * hidden * buckets);
         let out_bias = bytes[at..at + 4 * buckets]
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        Ok(
-            Network::from_parts(hidden, ft_weights, ft_bias, out_weights, out_bias)?
-                .with_output_scale(scale)?
-                .with_mirrored_inputs(version == 3),
-        )
+        Network::from_parts_with_inputs(inputs, hidden, ft_weights, ft_bias, out_weights, out_bias)?
+            .with_output_scale(scale)
     }
 
     /// Reads a net file; every error names it.
@@ -445,9 +519,11 @@ impl Network {
     /// The file bytes of this network.
     pub fn to_bytes(&self) -> Vec<u8> {
         let buckets = self.buckets();
-        let mut out = Vec::with_capacity(file_len(self.hidden, buckets));
+        let mut out = Vec::with_capacity(file_len(self.hidden, buckets, &self.inputs));
         out.extend_from_slice(&MAGIC);
-        let (version, field) = if self.mirrored {
+        let (version, field) = if self.inputs.buckets() > 1 {
+            (4, buckets as u16)
+        } else if self.inputs.mirrored() {
             (3, buckets as u16)
         } else if buckets == 1 {
             (1, 0)
@@ -463,6 +539,9 @@ impl Network {
             field,
         ] {
             out.extend_from_slice(&v.to_le_bytes());
+        }
+        if version == 4 {
+            out.extend_from_slice(self.inputs.table());
         }
         for w in self
             .ft_weights

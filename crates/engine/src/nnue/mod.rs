@@ -2,6 +2,8 @@
 //! the hand-crafted evaluation (its trainer is the `sable_train` crate).
 //!
 //! - `format`: the [`Network`] (quantised weights), its file layout, loading and saving.
+//! - `inputs`: which input rows a perspective reads ([`Inputs`]: plain, mirrored, or
+//!   mirrored with king buckets, each side reading the rows of its own king's bucket).
 //! - `simd`: the integer kernels (accumulator update, SCReLU dot product), AVX2 chosen
 //!   at run time with a portable fallback that gives bit-identical results.
 //! - `accumulator`: the search's stack of accumulators, updated lazily along the tree.
@@ -14,7 +16,9 @@
 //! stands on files e-h ([`king_flips`]): each side sees its king on files a-d, and what
 //! the net learns on one wing serves the other. Each perspective flips on its own king
 //! alone, so a king move across the d/e line changes all of its side's features at once;
-//! the accumulator stack recomputes that side's sums then (see `accumulator`).
+//! the accumulator stack recomputes that side's sums then (see `accumulator`). A net with
+//! king buckets (format version 4) has 768 rows per bucket and each side reads those of
+//! the bucket its king stands in; a king move into another bucket is handled the same way.
 //! The output is `(SCReLU(stm) · w0 + SCReLU(nstm) · w1) / QA + bias`, in units of
 //! `QA * QB`, then times the net's output scale for centipawns ([`SCALE`] as trained,
 //! bullet's convention). A net may have
@@ -25,12 +29,14 @@
 mod accumulator;
 mod embedded;
 mod format;
+mod inputs;
 pub mod rng;
 mod simd;
 
 pub use accumulator::{Accumulator, NnueStack};
 pub use embedded::EMBEDDED;
 pub use format::{check_buckets, check_hidden, NetError, Network, HEADER_LEN, MAGIC, VERSION};
+pub use inputs::{Inputs, View, MAX_KING_BUCKETS};
 pub use simd::Backend;
 
 use sable_chess::{Color, Piece, Position, Square};
@@ -65,7 +71,7 @@ pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
 }
 
 /// The input index of `piece` on `sq` from `persp`'s side, its file flipped when `flip`
-/// (a net with mirrored inputs, `persp`'s king on files e-h: [`Network::flipped`]).
+/// (a net with mirrored inputs, `persp`'s king on files e-h: [`Network::view`]).
 #[inline]
 pub fn feature(persp: Color, piece: Piece, sq: Square, flip: bool) -> usize {
     let rel = (piece.color() != persp) as usize;
