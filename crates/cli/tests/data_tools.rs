@@ -675,20 +675,7 @@ fn train_king_mirror_writes_a_version_3_net_the_engine_plays_with() {
     let records = temp("king-mirror.bin");
     datagen(&records, "4", "1", "6", &[]);
     let out = temp("king-mirror-out");
-    let train = |extra: &[&str]| {
-        let mut args = vec![
-            "train",
-            &records,
-            "--hidden",
-            "16",
-            "--batch",
-            "32",
-            "--out-dir",
-            &out,
-        ];
-        args.extend_from_slice(extra);
-        sable(&args)
-    };
+    let train = |extra: &[&str]| train_small(&records, &out, extra);
     let (ok, text) = train(&["--king-mirror", "--mirror", "--epochs", "2"]);
     assert!(ok && text.contains("epoch   2:"), "{text}");
     let net = format!("{out}/final.nnue");
@@ -700,40 +687,14 @@ fn train_king_mirror_writes_a_version_3_net_the_engine_plays_with() {
         "{eval}"
     );
 
-    let rescaled = temp("king-mirror-340.nnue");
-    let (ok, text) = sable(&[
-        "nnue",
-        "rescale",
-        "--net",
-        &net,
-        "--output-scale",
-        "340",
-        "--out",
-        &rescaled,
-    ]);
-    assert!(ok && text.contains("mirrored inputs"), "{text}");
-    assert_eq!(std::fs::read(&rescaled).unwrap()[4], 3);
+    rescale_keeps_the_inputs(&net, "king-mirror-340.nnue", "mirrored inputs", 3);
     let checkpoint = format!("{out}/checkpoint.ckpt");
-    let (ok, text) = sable(&[
-        "nnue",
-        "compare",
-        "--net",
-        &net,
-        "--checkpoint",
-        &checkpoint,
-    ]);
+    let (ok, text) = nnue_compare(&net, &checkpoint);
     assert!(ok && text.contains("largest |float - quantised|"), "{text}");
     let plain = temp("plain-16.nnue");
     let (ok, text) = sable(&["nnue", "random", "--hidden", "16", "--out", &plain]);
     assert!(ok && !text.contains("mirrored"), "{text}");
-    let (ok, text) = sable(&[
-        "nnue",
-        "compare",
-        "--net",
-        &plain,
-        "--checkpoint",
-        &checkpoint,
-    ]);
+    let (ok, text) = nnue_compare(&plain, &checkpoint);
     assert!(!ok && text.contains("not this net's"), "{text}");
     no_panic(&text);
     let random = temp("random-king-mirror.nnue");
@@ -748,21 +709,60 @@ fn train_king_mirror_writes_a_version_3_net_the_engine_plays_with() {
     ]);
     assert!(ok && text.contains("mirrored inputs"), "{text}");
     assert_eq!(std::fs::read(&random).unwrap()[4], 3);
-    let (ok, text) = sable(&[
-        "nnue",
-        "compare",
-        "--net",
-        &random,
-        "--checkpoint",
-        &checkpoint,
-    ]);
+    let (ok, text) = nnue_compare(&random, &checkpoint);
     assert!(ok && text.contains("largest |float - quantised|"), "{text}");
     let (ok, text) = train(&["--epochs", "3", "--resume", &checkpoint]);
     assert!(!ok && text.contains("--king-mirror"), "{text}");
     no_panic(&text);
 
+    plays_with(&net, "king-mirror-games.bin");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// `sable nnue rescale` of `net` to 340 into `name` says `says` of its inputs and keeps
+/// its format `version`.
+fn rescale_keeps_the_inputs(net: &str, name: &str, says: &str, version: u8) {
+    let rescaled = temp(name);
+    let (ok, text) = sable(&[
+        "nnue",
+        "rescale",
+        "--net",
+        net,
+        "--output-scale",
+        "340",
+        "--out",
+        &rescaled,
+    ]);
+    assert!(ok && text.contains(says), "{text}");
+    assert_eq!(std::fs::read(&rescaled).unwrap()[4], version);
+}
+
+/// `sable nnue compare` of `net` against the trainer's `checkpoint`.
+fn nnue_compare(net: &str, checkpoint: &str) -> (bool, String) {
+    sable(&["nnue", "compare", "--net", net, "--checkpoint", checkpoint])
+}
+
+/// `sable train` on `records` into `out` with a small net, and `extra`.
+fn train_small(records: &str, out: &str, extra: &[&str]) -> (bool, String) {
+    let mut args = vec![
+        "train",
+        records,
+        "--hidden",
+        "16",
+        "--batch",
+        "32",
+        "--out-dir",
+        out,
+    ];
+    args.extend_from_slice(extra);
+    sable(&args)
+}
+
+/// The engine loads `net` by `EvalFile` and searches with it (castling long and kings
+/// crossing the middle in the tree), and `datagen` plays a whole game with it.
+fn plays_with(net: &str, games_file: &str) {
     let mut s = Session::start(&[]);
-    s.load_net(&net);
+    s.load_net(net);
     let fen = "r3k2r/pppq1ppp/2n5/8/8/2N5/PPPQ1PPP/R3K2R w KQkq - 0 1";
     s.send(&format!("position fen {fen}"));
     s.send("go depth 7");
@@ -770,10 +770,9 @@ fn train_king_mirror_writes_a_version_3_net_the_engine_plays_with() {
     let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
     let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
     assert!(pos.parse_uci(best).is_ok(), "{lines:?}");
-    let played = temp("king-mirror-games.bin");
-    datagen(&played, "1", "1", "7", &["--eval-file", &net]);
+    let played = temp(games_file);
+    datagen(&played, "1", "1", "7", &["--eval-file", net]);
     assert_eq!(games(&played).len(), 1);
-    let _ = std::fs::remove_dir_all(&out);
 }
 
 /// `sable train --king-mirror --king-buckets 4 --factoriser` writes a net of format
@@ -787,20 +786,7 @@ fn train_king_buckets_writes_a_version_4_net_the_engine_plays_with() {
     let records = temp("king-buckets.bin");
     datagen(&records, "4", "1", "8", &[]);
     let out = temp("king-buckets-out");
-    let train = |extra: &[&str]| {
-        let mut args = vec![
-            "train",
-            &records,
-            "--hidden",
-            "16",
-            "--batch",
-            "32",
-            "--out-dir",
-            &out,
-        ];
-        args.extend_from_slice(extra);
-        sable(&args)
-    };
+    let train = |extra: &[&str]| train_small(&records, &out, extra);
     for (extra, says) in [
         (&["--king-buckets", "4"][..], "--king-mirror"),
         (
@@ -830,28 +816,9 @@ fn train_king_buckets_writes_a_version_4_net_the_engine_plays_with() {
     let (ok, eval) = sable(&["eval", "--eval-file", &net]);
     assert!(ok && eval.contains("4 king buckets"), "{eval}");
     let checkpoint = format!("{out}/checkpoint.ckpt");
-    let (ok, text) = sable(&[
-        "nnue",
-        "compare",
-        "--net",
-        &net,
-        "--checkpoint",
-        &checkpoint,
-    ]);
+    let (ok, text) = nnue_compare(&net, &checkpoint);
     assert!(ok && text.contains("largest |float - quantised|"), "{text}");
-    let rescaled = temp("king-buckets-340.nnue");
-    let (ok, text) = sable(&[
-        "nnue",
-        "rescale",
-        "--net",
-        &net,
-        "--output-scale",
-        "340",
-        "--out",
-        &rescaled,
-    ]);
-    assert!(ok && text.contains("4 king buckets"), "{text}");
-    assert_eq!(std::fs::read(&rescaled).unwrap()[4], 4);
+    rescale_keeps_the_inputs(&net, "king-buckets-340.nnue", "4 king buckets", 4);
     let random = temp("random-king-buckets.nnue");
     let (ok, text) = sable(&[
         "nnue",
@@ -865,17 +832,6 @@ fn train_king_buckets_writes_a_version_4_net_the_engine_plays_with() {
     ]);
     assert!(ok && text.contains("10 king buckets"), "{text}");
 
-    let mut s = Session::start(&[]);
-    s.load_net(&net);
-    let fen = "r3k2r/pppq1ppp/2n5/8/8/2N5/PPPQ1PPP/R3K2R w KQkq - 0 1";
-    s.send(&format!("position fen {fen}"));
-    s.send("go depth 7");
-    let lines = s.until_within(|l| l.starts_with("bestmove"), 60_000);
-    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
-    let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
-    assert!(pos.parse_uci(best).is_ok(), "{lines:?}");
-    let played = temp("king-buckets-games.bin");
-    datagen(&played, "1", "1", "9", &["--eval-file", &net]);
-    assert_eq!(games(&played).len(), 1);
+    plays_with(&net, "king-buckets-games.bin");
     let _ = std::fs::remove_dir_all(&out);
 }

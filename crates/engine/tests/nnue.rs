@@ -824,36 +824,12 @@ fn mirrored_nets_are_format_version_3() {
 fn king_bucketed_nets_are_format_version_4() {
     let u16_at = |b: &[u8], i: usize| u16::from_le_bytes([b[i], b[i + 1]]);
     // The presets, written out from their documentation (rank 1 first, files a-d).
-    let two = [
-        [0, 0, 0, 0],
-        [1, 1, 1, 1],
-        [1; 4],
-        [1; 4],
-        [1; 4],
-        [1; 4],
-        [1; 4],
-        [1; 4],
-    ];
-    let four = [
-        [0, 0, 1, 1],
-        [2; 4],
-        [3; 4],
-        [3; 4],
-        [3; 4],
-        [3; 4],
-        [3; 4],
-        [3; 4],
-    ];
-    let ten = [
-        [0, 1, 2, 3],
-        [4, 4, 5, 5],
-        [6; 4],
-        [7; 4],
-        [8; 4],
-        [8; 4],
-        [9; 4],
-        [9; 4],
-    ];
+    #[rustfmt::skip]
+    let two = [[0, 0, 0, 0], [1; 4], [1; 4], [1; 4], [1; 4], [1; 4], [1; 4], [1; 4]];
+    #[rustfmt::skip]
+    let four = [[0, 0, 1, 1], [2; 4], [3; 4], [3; 4], [3; 4], [3; 4], [3; 4], [3; 4]];
+    #[rustfmt::skip]
+    let ten = [[0, 1, 2, 3], [4, 4, 5, 5], [6; 4], [7; 4], [8; 4], [8; 4], [9; 4], [9; 4]];
     for (k, ranks) in [(2, two), (4, four), (10, ten)] {
         let inputs = Inputs::preset(k).unwrap();
         assert_eq!(inputs.table().to_vec(), ranks.concat(), "preset {k}");

@@ -194,6 +194,31 @@ fn sparse_gradient_equals_the_dense_reference() {
     }
 }
 
+/// The trainer's passes compiled for AVX2 (where the CPU has it) and for the baseline
+/// give the same loss and gradient, bit for bit, so that a net's weights do not depend on
+/// the machine it was trained on.
+#[test]
+fn the_avx2_and_baseline_passes_give_the_same_bits() {
+    let obj = Objective {
+        wdl: 0.3,
+        scale: 300.0,
+    };
+    for params in [
+        Params::random_with(64, 8, &mut Rng(3)).with_mirrored_inputs(true),
+        bucketed(4, true, 8, 4),
+    ] {
+        let n = params.w.len();
+        let mut scratch = Scratch::new(params.hidden);
+        for s in samples(200, 8) {
+            let (mut g1, mut g2) = (vec![0.0; n], vec![0.0; n]);
+            let l1 = params.backward(&s, obj, &mut g1, &mut scratch);
+            let l2 = params.backward_baseline(&s, obj, &mut g2, &mut scratch);
+            assert_eq!(l1.to_bits(), l2.to_bits());
+            assert!(g1.iter().zip(&g2).all(|(a, b)| a.to_bits() == b.to_bits()));
+        }
+    }
+}
+
 fn sparse_equals_dense(mut params: Params) {
     // Biases that put some units inside the clamp, some outside.
     let b = params.ft_b_at();
