@@ -10,6 +10,7 @@
 pub mod bench;
 pub mod book;
 mod context;
+pub mod correction;
 mod engine;
 pub mod eval;
 pub mod history;

@@ -259,6 +259,13 @@ tunables! {
     hist_malus_base: 120, 0, 400, 20;
     hist_malus_max: 1800, 500, 4000, 100;
 
+    // Correction history (correction.rs): the weight of each table in 128ths, and an
+    // update of error × depth / depth_div (in 1/256 cp, at most a quarter of the limit).
+    corr_pawn: 128, 0, 256, 12;
+    corr_non_pawn: 96, 0, 256, 12;
+    corr_cont: 64, 0, 256, 12;
+    corr_depth_div: 128, 32, 512, 16;
+
     // Move ordering (movepick.rs).
     /// Capture history's weight in a capture's order: history / div.
     mp_capt_hist_div: 8, 1, 32, 1;

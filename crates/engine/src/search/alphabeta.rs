@@ -8,6 +8,7 @@
 
 use super::technique::{on, Technique as T};
 use super::{Worker, MAX_PLY};
+use crate::correction::Slots;
 use crate::history::{self, piece_to};
 use crate::movepick::{is_noisy, Continuations, MovePicker};
 use crate::report::{Bound, SearchEvent};
@@ -122,6 +123,16 @@ impl Worker {
             None => self.evaluator.evaluate(&self.pos),
         };
         clamp_eval(eval)
+    }
+
+    /// `raw` (the side to move's static evaluation) corrected by what searches of
+    /// positions alike found (`correction.rs`): what the search prunes and stands pat on.
+    #[inline]
+    pub(super) fn correct(&self, raw: i32, slots: &Slots) -> i32 {
+        if !on(T::Correction) || is_decisive(raw) {
+            return raw;
+        }
+        clamp_eval(raw + self.corr.correction(slots))
     }
 
     fn has_non_pawn_material(&self) -> bool {
@@ -247,17 +258,21 @@ impl Worker {
             }
         }
 
-        // Static evaluation, refined by a table score that bounds it the right way.
-        let (static_eval, eval) = if in_check {
-            (NONE, NONE)
+        // Static evaluation (raw in the table, corrected for the search), refined by a
+        // table score that bounds it the right way.
+        let cont = self.continuations(ply);
+        let slots = Slots::of(&self.pos, cont.one, cont.two);
+        let (raw_eval, static_eval, eval) = if in_check {
+            (NONE, NONE, NONE)
         } else if !excluded.is_null() {
             let e = self.stack[ply].static_eval;
-            (e, e)
+            (NONE, e, e)
         } else {
-            let se = match tt {
+            let raw = match tt {
                 Some(h) if h.eval != NONE => h.eval,
                 _ => self.evaluate(),
             };
+            let se = self.correct(raw, &slots);
             let mut eval = se;
             if let Some(h) = tt {
                 let tighter = match h.bound {
@@ -269,7 +284,7 @@ impl Worker {
                     eval = h.score;
                 }
             }
-            (se, eval)
+            (raw, se, eval)
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check
@@ -361,7 +376,6 @@ impl Worker {
             depth -= 1;
         }
 
-        let cont = self.continuations(ply);
         let us = self.pos.turn();
         let killers = self.stack[ply].killers;
         let mut picker = MovePicker::new(&self.pos, tt_move, killers);
@@ -634,17 +648,32 @@ impl Worker {
         }
 
         best = best.min(tb_cap);
+        let bound = if best >= beta {
+            TtBound::Lower
+        } else if pv_node && !best_move.is_null() {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
         if excluded.is_null() && !(root && self.pv_idx > 0) {
-            let bound = if best >= beta {
-                TtBound::Lower
-            } else if pv_node && !best_move.is_null() {
-                TtBound::Exact
-            } else {
-                TtBound::Upper
-            };
             self.ctx()
                 .tt
-                .store(key, best_move, best, static_eval, depth, bound, ply);
+                .store(key, best_move, best, raw_eval, depth, bound, ply);
+        }
+
+        // Correction history: where the search settled a quiet position's score on the
+        // far side of its static evaluation, remember by how much. A bound says only
+        // that the score is beyond it, so a fail high teaches only above the
+        // evaluation, a fail low only below.
+        if on(T::Correction)
+            && !in_check
+            && excluded.is_null()
+            && (best_move.is_null() || !is_noisy(&self.pos, best_move))
+            && !is_decisive(best)
+            && !(bound == TtBound::Lower && best <= static_eval)
+            && !(bound == TtBound::Upper && best >= static_eval)
+        {
+            self.corr.update(&slots, depth, best - static_eval);
         }
         best
     }

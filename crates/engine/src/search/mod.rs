@@ -7,6 +7,7 @@ mod root;
 pub mod technique;
 
 use crate::context::{Reporter, SearchContext};
+use crate::correction::Corrections;
 use crate::eval::Evaluator;
 use crate::history::{Histories, PieceTo};
 use crate::line::Line;
@@ -63,6 +64,8 @@ pub(crate) struct Worker {
     /// The network's accumulators when the search uses one.
     nnue: Option<NnueStack>,
     hist: Histories,
+    /// Correction history: what searches found of the static evaluation.
+    corr: Corrections,
     stack: Vec<Frame>,
     /// Keys of the game before the root, then of the tree path: repetition detection.
     keys: Vec<u64>,
@@ -94,6 +97,7 @@ impl Worker {
             evaluator: Evaluator::new(),
             nnue: None,
             hist: Histories::new(),
+            corr: Corrections::new(),
             stack: vec![Frame::default(); FRAMES],
             keys: Vec::with_capacity(1024),
             pv: vec![Move::NULL; (MAX_PLY + 2) * (MAX_PLY + 2)],
@@ -121,6 +125,7 @@ impl Worker {
     /// Forgets everything learnt (new game).
     pub fn clear(&mut self) {
         self.hist.clear();
+        self.corr.clear();
         self.evaluator = Evaluator::new();
     }
 

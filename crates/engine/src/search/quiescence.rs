@@ -3,6 +3,7 @@
 
 use super::technique::{on, Technique as T};
 use super::{Worker, MAX_PLY};
+use crate::correction::Slots;
 use crate::history::piece_to;
 use crate::movepick::{is_noisy, MovePicker};
 use crate::score::{is_decisive, mated_in, DRAW, INFINITE, NONE, TB_BOUND};
@@ -47,16 +48,19 @@ impl Worker {
             }
         }
 
-        let static_eval;
+        // The table keeps the raw evaluation; the search works with the corrected one.
+        let (raw_eval, static_eval);
         let mut best;
+        let cont = self.continuations(ply);
         if in_check {
-            static_eval = NONE;
+            (raw_eval, static_eval) = (NONE, NONE);
             best = -INFINITE;
         } else {
-            static_eval = match tt {
+            raw_eval = match tt {
                 Some(h) if h.eval != NONE => h.eval,
                 _ => self.evaluate(),
             };
+            static_eval = self.correct(raw_eval, &Slots::of(&self.pos, cont.one, cont.two));
             best = static_eval;
             if let Some(h) = tt {
                 let tighter = match h.bound {
@@ -71,15 +75,9 @@ impl Worker {
             // Stand pat: the side to move need not capture.
             if best >= beta {
                 if tt.is_none() {
-                    self.ctx().tt.store(
-                        key,
-                        Move::NULL,
-                        best,
-                        static_eval,
-                        -1,
-                        TtBound::Lower,
-                        ply,
-                    );
+                    self.ctx()
+                        .tt
+                        .store(key, Move::NULL, best, raw_eval, -1, TtBound::Lower, ply);
                 }
                 return best;
             }
@@ -88,7 +86,6 @@ impl Worker {
 
         let tt_move = tt.map_or(Move::NULL, |h| h.mv);
         let mut picker = MovePicker::new_quiescence(&self.pos, tt_move, checks);
-        let cont = self.continuations(ply);
         let mut best_move = Move::NULL;
         let mut move_count = 0;
         let futility_base = static_eval + tp::qs_futility();
@@ -145,7 +142,7 @@ impl Worker {
         };
         self.ctx()
             .tt
-            .store(key, best_move, best, static_eval, 0, bound, ply);
+            .store(key, best_move, best, raw_eval, 0, bound, ply);
         best
     }
 }

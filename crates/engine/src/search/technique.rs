@@ -28,11 +28,12 @@ pub enum Technique {
     Aspiration,
     QsFutility,
     QsSee,
+    Correction,
 }
 
 impl Technique {
     /// Every technique, in the order of the search.
-    pub const ALL: [Technique; 18] = [
+    pub const ALL: [Technique; 19] = [
         Technique::MateDistance,
         Technique::TtCutoff,
         Technique::ReverseFutility,
@@ -51,6 +52,7 @@ impl Technique {
         Technique::Aspiration,
         Technique::QsFutility,
         Technique::QsSee,
+        Technique::Correction,
     ];
 
     /// The short name used by the `Ablate` option and the measurement script.
@@ -74,6 +76,7 @@ impl Technique {
             Technique::Aspiration => "asp",
             Technique::QsFutility => "qfp",
             Technique::QsSee => "qsee",
+            Technique::Correction => "corr",
         }
     }
 
