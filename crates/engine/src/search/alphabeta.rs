@@ -260,14 +260,16 @@ impl Worker {
 
         // Static evaluation (raw in the table, corrected for the search), refined by a
         // table score that bounds it the right way.
+        // The correction's slots only where it is read and learnt (not in check, not in
+        // a singular search), since finding them costs a walk over the pieces.
         let cont = self.continuations(ply);
-        let slots = Slots::of(&self.pos, cont.one, cont.two);
-        let (raw_eval, static_eval, eval) = if in_check {
-            (NONE, NONE, NONE)
+        let (raw_eval, static_eval, eval, slots) = if in_check {
+            (NONE, NONE, NONE, None)
         } else if !excluded.is_null() {
             let e = self.stack[ply].static_eval;
-            (NONE, e, e)
+            (NONE, e, e, None)
         } else {
+            let slots = Slots::of(&self.pos, cont.one, cont.two);
             let raw = match tt {
                 Some(h) if h.eval != NONE => h.eval,
                 _ => self.evaluate(),
@@ -284,7 +286,7 @@ impl Worker {
                     eval = h.score;
                 }
             }
-            (raw, se, eval)
+            (raw, se, eval, Some(slots))
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check
@@ -665,14 +667,13 @@ impl Worker {
         // far side of its static evaluation, remember by how much. A bound says only
         // that the score is beyond it, so a fail high teaches only above the
         // evaluation, a fail low only below.
-        if on(T::Correction)
-            && !in_check
-            && excluded.is_null()
-            && (best_move.is_null() || !is_noisy(&self.pos, best_move))
-            && !is_decisive(best)
-            && !(bound == TtBound::Lower && best <= static_eval)
-            && !(bound == TtBound::Upper && best >= static_eval)
-        {
+        if let Some(slots) = slots.filter(|_| {
+            on(T::Correction)
+                && (best_move.is_null() || !is_noisy(&self.pos, best_move))
+                && !is_decisive(best)
+                && !(bound == TtBound::Lower && best <= static_eval)
+                && !(bound == TtBound::Upper && best >= static_eval)
+        }) {
             self.corr.update(&slots, depth, best - static_eval);
         }
         best
