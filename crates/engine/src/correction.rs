@@ -10,7 +10,7 @@
 
 use crate::history::{PieceTo, PIECE_TO};
 use crate::tunables as tp;
-use sable_chess::{zobrist, Color, Piece, Position, Role};
+use sable_chess::{zobrist, Color, Position, Role};
 
 /// Entries per side in each keyed table (indexed by the low bits of the key).
 pub const SIZE: usize = 16_384;
@@ -25,15 +25,8 @@ const WEIGHT_ONE: i32 = 128;
 #[inline]
 pub fn non_pawn_key(pos: &Position, color: Color) -> u64 {
     let mut key = 0;
-    for role in [
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-    ] {
-        let piece = Piece::new(color, role);
-        for sq in pos.by_color(color) & pos.by_role(role) {
+    for sq in pos.by_color(color) - pos.by_role(Role::Pawn) {
+        if let Some(piece) = pos.piece_at(sq) {
             key ^= zobrist::piece_square(piece, sq);
         }
     }

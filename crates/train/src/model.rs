@@ -320,7 +320,7 @@ impl Params {
             // SAFETY: the CPU has AVX2 (detected just above).
             return unsafe { self.backward_avx2(sample, obj, grad, s) };
         }
-        self.backward_body(sample, obj, grad, s)
+        self.backward_baseline(sample, obj, grad, s)
     }
 
     /// [`Params::backward`] compiled for AVX2: the row sums and the gradient rows run 8
@@ -338,24 +338,14 @@ impl Params {
         grad: &mut [f32],
         s: &mut Scratch,
     ) -> f32 {
-        self.backward_body(sample, obj, grad, s)
+        self.backward_baseline(sample, obj, grad, s)
     }
 
-    /// [`Params::backward`] on the baseline path whatever the CPU, for the test that
-    /// both paths give the same bits.
+    /// [`Params::backward`]'s body, compiled for the baseline when called directly
+    /// (public for the test that both paths give the same bits).
     #[doc(hidden)]
-    pub fn backward_baseline(
-        &self,
-        sample: &Sample,
-        obj: Objective,
-        grad: &mut [f32],
-        s: &mut Scratch,
-    ) -> f32 {
-        self.backward_body(sample, obj, grad, s)
-    }
-
     #[inline(always)]
-    fn backward_body(
+    pub fn backward_baseline(
         &self,
         sample: &Sample,
         obj: Objective,
