@@ -2,7 +2,7 @@
 //! pins and frozen pieces, special-move checks, and make/unmake exactness.
 
 use sable_chess::{
-    CastlingMode, Color, DrawReason, KeyHistory, Move, Outcome, Position, Square, SquareSet,
+    CastlingMode, Color, DrawReason, KeyHistory, Move, Outcome, Position, Role, Square, SquareSet,
 };
 
 fn pos(fen: &str) -> Position {
@@ -176,6 +176,45 @@ fn make_unmake_restores_everything() {
     q.validate_keys().unwrap();
     q.unmake_null(&u);
     assert_eq!(q, p);
+}
+
+#[test]
+fn non_pawn_key_follows_the_pieces_not_the_pawns() {
+    let a = pos("r3k2r/pppq1ppp/2n2n2/8/8/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1");
+    // The same pieces, other pawns.
+    let b = pos("r3k2r/pp1q1ppp/2n2n2/2p5/8/2N2N2/PPPQ1PP1/R3K2R w KQkq - 0 1");
+    // A white knight elsewhere.
+    let c = pos("r3k2r/pppq1ppp/2n2n2/8/8/2N5/PPPQ1PPP/R3K1NR w KQkq - 0 1");
+    for color in Color::ALL {
+        assert_eq!(a.non_pawn_key(color), b.non_pawn_key(color));
+    }
+    assert_ne!(a.non_pawn_key(Color::White), c.non_pawn_key(Color::White));
+    assert_eq!(a.non_pawn_key(Color::Black), c.non_pawn_key(Color::Black));
+    // The low half of the xor of the pieces' own Polyglot numbers.
+    let xor_of = |p: &Position, color: Color| {
+        let mut want = 0u64;
+        for sq in p.by_color(color) - p.by_role(Role::Pawn) {
+            want ^= sable_chess::zobrist::piece_square(p.piece_at(sq).unwrap(), sq);
+        }
+        want as u32
+    };
+    for color in Color::ALL {
+        assert_eq!(a.non_pawn_key(color), xor_of(&a, color));
+    }
+    // A promotion that takes a piece changes both, and taking it back restores both.
+    let mut p = pos("1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    let before = [p.non_pawn_key(Color::White), p.non_pawn_key(Color::Black)];
+    let m = p.parse_uci("a7b8q").unwrap();
+    let undo = p.make(m);
+    for color in Color::ALL {
+        assert_eq!(p.non_pawn_key(color), xor_of(&p, color));
+        assert_ne!(p.non_pawn_key(color), before[color.index()]);
+    }
+    p.unmake(m, &undo);
+    assert_eq!(
+        [p.non_pawn_key(Color::White), p.non_pawn_key(Color::Black)],
+        before
+    );
 }
 
 #[test]

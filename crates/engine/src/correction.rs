@@ -10,7 +10,7 @@
 
 use crate::history::{PieceTo, PIECE_TO};
 use crate::tunables as tp;
-use sable_chess::{zobrist, Color, Position, Role};
+use sable_chess::{Color, Position};
 
 /// Entries per side in each keyed table (indexed by the low bits of the key).
 pub const SIZE: usize = 16_384;
@@ -20,18 +20,6 @@ const GRAIN: i32 = 256;
 const LIMIT: i32 = 64 * GRAIN;
 /// Weights are in 1/`WEIGHT_ONE`.
 const WEIGHT_ONE: i32 = 128;
-
-/// The key of `color`'s pieces other than pawns, king included (Polyglot's numbers).
-#[inline]
-pub fn non_pawn_key(pos: &Position, color: Color) -> u64 {
-    let mut key = 0;
-    for sq in pos.by_color(color) - pos.by_role(Role::Pawn) {
-        if let Some(piece) = pos.piece_at(sq) {
-            key ^= zobrist::piece_square(piece, sq);
-        }
-    }
-    key
-}
 
 /// Where a position's entries are: computed once per node, used to read and to update.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,8 +40,8 @@ impl Slots {
             side: pos.turn().index(),
             pawn: slot(pos.pawn_key()),
             non_pawn: [
-                slot(non_pawn_key(pos, Color::White)),
-                slot(non_pawn_key(pos, Color::Black)),
+                slot(u64::from(pos.non_pawn_key(Color::White))),
+                slot(u64::from(pos.non_pawn_key(Color::Black))),
             ],
             cont: match (one, two) {
                 (Some(a), Some(b)) => Some(b * PIECE_TO + a),
@@ -136,32 +124,6 @@ mod tests {
 
     fn fen(f: &str) -> Position {
         Position::from_fen(f, CastlingMode::Standard).unwrap()
-    }
-
-    #[test]
-    fn non_pawn_key_follows_the_pieces_not_the_pawns() {
-        let a = fen("r3k2r/pppq1ppp/2n2n2/8/8/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1");
-        // The same pieces, other pawns.
-        let b = fen("r3k2r/pp1q1ppp/2n2n2/2p5/8/2N2N2/PPPQ1PP1/R3K2R w KQkq - 0 1");
-        // A white knight elsewhere.
-        let c = fen("r3k2r/pppq1ppp/2n2n2/8/8/2N5/PPPQ1PPP/R3K1NR w KQkq - 0 1");
-        for color in Color::ALL {
-            assert_eq!(non_pawn_key(&a, color), non_pawn_key(&b, color));
-        }
-        assert_ne!(
-            non_pawn_key(&a, Color::White),
-            non_pawn_key(&c, Color::White)
-        );
-        assert_eq!(
-            non_pawn_key(&a, Color::Black),
-            non_pawn_key(&c, Color::Black)
-        );
-        // Xor of the pieces' own keys, as the position key is built.
-        let mut want = 0;
-        for sq in a.by_color(Color::White) - a.by_role(Role::Pawn) {
-            want ^= zobrist::piece_square(a.piece_at(sq).unwrap(), sq);
-        }
-        assert_eq!(non_pawn_key(&a, Color::White), want);
     }
 
     #[test]

@@ -315,6 +315,7 @@ impl Position {
         pos.key = key;
         pos.pawn_key = pawn_key;
         pos.material_key = material_key;
+        pos.non_pawn_keys = pos.compute_non_pawn_keys();
         Ok(pos)
     }
 

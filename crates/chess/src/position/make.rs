@@ -16,6 +16,7 @@ pub struct Undo {
     key: u64,
     pawn_key: u64,
     material_key: u64,
+    non_pawn_keys: [u32; 2],
     checkers: SquareSet,
     pinned: SquareSet,
 }
@@ -48,6 +49,7 @@ impl Position {
             key: self.key,
             pawn_key: self.pawn_key,
             material_key: self.material_key,
+            non_pawn_keys: self.non_pawn_keys,
             checkers: self.checkers,
             pinned: self.pinned,
         };
@@ -194,6 +196,7 @@ impl Position {
             self.key = undo.key;
             self.pawn_key = undo.pawn_key;
             self.material_key = undo.material_key;
+            self.non_pawn_keys = undo.non_pawn_keys;
         }
         self.checkers = undo.checkers;
         self.pinned = undo.pinned;
@@ -211,6 +214,7 @@ impl Position {
             key: self.key,
             pawn_key: self.pawn_key,
             material_key: self.material_key,
+            non_pawn_keys: self.non_pawn_keys,
             checkers: self.checkers,
             pinned: self.pinned,
         };

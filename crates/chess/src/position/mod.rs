@@ -44,8 +44,8 @@ impl CheckInfo {
 ///
 /// Invariants, checked by [`Position::validate_keys`] in tests and `random-games --verify`:
 /// the bitboards and the mailbox agree; each side has one king; the side not to move is
-/// not in check; `key`, `pawn_key` and `material_key` equal a fresh recomputation;
-/// `checkers` and `pinned` describe the side to move.
+/// not in check; `key`, `pawn_key`, `material_key` and the non-pawn keys equal a fresh
+/// recomputation; `checkers` and `pinned` describe the side to move.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
     by_role: [SquareSet; 6],
@@ -59,6 +59,8 @@ pub struct Position {
     key: u64,
     pawn_key: u64,
     material_key: u64,
+    /// Low halves of each colour's non-pawn key (see [`Position::non_pawn_key`]).
+    non_pawn_keys: [u32; 2],
     checkers: SquareSet,
     pinned: SquareSet,
     chess960: bool,
@@ -89,6 +91,7 @@ impl Position {
             key: 0,
             pawn_key: 0,
             material_key: 0,
+            non_pawn_keys: [0; 2],
             checkers: SquareSet::EMPTY,
             pinned: SquareSet::EMPTY,
             chess960: false,
@@ -178,6 +181,15 @@ impl Position {
     #[inline]
     pub fn pawn_key(&self) -> u64 {
         self.pawn_key
+    }
+
+    /// A key of `color`'s pieces other than pawns, king included: the low 32 bits of the
+    /// Zobrist sum of those pieces alone, kept up to date by `make` and `unmake`. Enough
+    /// to index a table by piece placement (correction history); too short to identify
+    /// positions, which is what [`Position::key`] is for.
+    #[inline]
+    pub fn non_pawn_key(&self, color: Color) -> u32 {
+        self.non_pawn_keys[color.index()]
     }
     /// A key of the material signature: equal for positions with the same piece counts.
     #[inline]
@@ -659,6 +671,16 @@ impl Position {
         (key, pawn_key, zobrist::material_of(&counts))
     }
 
+    /// Each colour's non-pawn key recomputed from scratch.
+    pub(crate) fn compute_non_pawn_keys(&self) -> [u32; 2] {
+        let mut keys = [0; 2];
+        for sq in self.occupied() - self.by_role(Role::Pawn) {
+            let p = self.piece_at(sq).expect("occupied square has a piece");
+            keys[p.color().index()] ^= zobrist::piece_square(p, sq) as u32;
+        }
+        keys
+    }
+
     /// Checks every derived field against a recomputation from the board; `Err` names
     /// the first mismatch. Used by tests and `random-games --verify`.
     pub fn validate_keys(&self) -> Result<(), String> {
@@ -684,6 +706,9 @@ impl Position {
         }
         if material_key != self.material_key {
             return Err("material key differs from recomputation".into());
+        }
+        if self.compute_non_pawn_keys() != self.non_pawn_keys {
+            return Err("non-pawn keys differ from recomputation".into());
         }
         let mut fresh = self.clone();
         fresh.update_check_info();
@@ -716,6 +741,8 @@ impl Position {
             self.key ^= z;
             if piece.role() == Role::Pawn {
                 self.pawn_key ^= z;
+            } else {
+                self.non_pawn_keys[piece.color().index()] ^= z as u32;
             }
         }
     }
@@ -731,6 +758,8 @@ impl Position {
             self.key ^= z;
             if piece.role() == Role::Pawn {
                 self.pawn_key ^= z;
+            } else {
+                self.non_pawn_keys[piece.color().index()] ^= z as u32;
             }
         }
     }
@@ -747,6 +776,8 @@ impl Position {
             self.key ^= z;
             if piece.role() == Role::Pawn {
                 self.pawn_key ^= z;
+            } else {
+                self.non_pawn_keys[piece.color().index()] ^= z as u32;
             }
         }
     }
