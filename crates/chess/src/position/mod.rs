@@ -187,6 +187,21 @@ impl Position {
     /// Zobrist sum of those pieces alone, kept up to date by `make` and `unmake`. Enough
     /// to index a table by piece placement (correction history); too short to identify
     /// positions, which is what [`Position::key`] is for.
+    ///
+    /// ```
+    /// use sable_chess::{Color, Position};
+    /// let start = Position::startpos();
+    /// // A pawn move leaves both keys; a knight move changes its side's alone.
+    /// let mut pawn = start.clone();
+    /// pawn.make(pawn.parse_uci("e2e4").unwrap());
+    /// let mut knight = start.clone();
+    /// knight.make(knight.parse_uci("g1f3").unwrap());
+    /// for color in [Color::White, Color::Black] {
+    ///     assert_eq!(pawn.non_pawn_key(color), start.non_pawn_key(color));
+    /// }
+    /// assert_ne!(knight.non_pawn_key(Color::White), start.non_pawn_key(Color::White));
+    /// assert_eq!(knight.non_pawn_key(Color::Black), start.non_pawn_key(Color::Black));
+    /// ```
     #[inline]
     pub fn non_pawn_key(&self, color: Color) -> u32 {
         self.non_pawn_keys[color.index()]
