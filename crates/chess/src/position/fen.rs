@@ -311,11 +311,7 @@ impl Position {
         if check_checkers {
             validate_checkers(&pos)?;
         }
-        let (key, pawn_key, material_key) = pos.compute_keys();
-        pos.key = key;
-        pos.pawn_key = pawn_key;
-        pos.material_key = material_key;
-        pos.non_pawn_keys = pos.compute_non_pawn_keys();
+        pos.set_fresh_keys();
         Ok(pos)
     }
 

@@ -66,6 +66,14 @@ pub struct Position {
     chess960: bool,
 }
 
+/// Every key of a position, recomputed from its board (`Position::fresh_keys`).
+pub(crate) struct FreshKeys {
+    key: u64,
+    pawn: u64,
+    material: u64,
+    non_pawn: [u32; 2],
+}
+
 impl Default for Position {
     fn default() -> Self {
         Position::startpos()
@@ -667,33 +675,46 @@ impl Position {
 
     /// (key, pawn key, material key) recomputed from scratch.
     pub fn compute_keys(&self) -> (u64, u64, u64) {
-        let mut key = 0;
-        let mut pawn_key = 0;
+        let k = self.fresh_keys();
+        (k.key, k.pawn, k.material)
+    }
+
+    /// Every key recomputed from the board in one walk over its pieces.
+    pub(crate) fn fresh_keys(&self) -> FreshKeys {
+        let mut k = FreshKeys {
+            key: 0,
+            pawn: 0,
+            material: 0,
+            non_pawn: [0; 2],
+        };
         let mut counts = [0u32; 12];
         for sq in self.occupied() {
             let p = self.piece_at(sq).expect("occupied square has a piece");
-            key ^= zobrist::piece_square(p, sq);
+            let z = zobrist::piece_square(p, sq);
+            k.key ^= z;
             if p.role() == Role::Pawn {
-                pawn_key ^= zobrist::piece_square(p, sq);
+                k.pawn ^= z;
+            } else {
+                k.non_pawn[p.color().index()] ^= z as u32;
             }
             counts[p.index()] += 1;
         }
-        key ^= zobrist::castling_set(self.castling.bits());
+        k.key ^= zobrist::castling_set(self.castling.bits());
         if let Some(ep) = self.ep_hashed() {
-            key ^= zobrist::en_passant_file(ep.file().index());
+            k.key ^= zobrist::en_passant_file(ep.file().index());
         }
-        key ^= zobrist::side(self.turn);
-        (key, pawn_key, zobrist::material_of(&counts))
+        k.key ^= zobrist::side(self.turn);
+        k.material = zobrist::material_of(&counts);
+        k
     }
 
-    /// Each colour's non-pawn key recomputed from scratch.
-    pub(crate) fn compute_non_pawn_keys(&self) -> [u32; 2] {
-        let mut keys = [0; 2];
-        for sq in self.occupied() - self.by_role(Role::Pawn) {
-            let p = self.piece_at(sq).expect("occupied square has a piece");
-            keys[p.color().index()] ^= zobrist::piece_square(p, sq) as u32;
-        }
-        keys
+    /// Sets every key from a recomputation (after a position is built square by square).
+    pub(crate) fn set_fresh_keys(&mut self) {
+        let k = self.fresh_keys();
+        self.key = k.key;
+        self.pawn_key = k.pawn;
+        self.material_key = k.material;
+        self.non_pawn_keys = k.non_pawn;
     }
 
     /// Checks every derived field against a recomputation from the board; `Err` names
@@ -712,17 +733,20 @@ impl Position {
                 }
             }
         }
-        let (key, pawn_key, material_key) = self.compute_keys();
-        if key != self.key {
-            return Err(format!("key {:016x} != recomputed {key:016x}", self.key));
+        let fresh = self.fresh_keys();
+        if fresh.key != self.key {
+            return Err(format!(
+                "key {:016x} != recomputed {:016x}",
+                self.key, fresh.key
+            ));
         }
-        if pawn_key != self.pawn_key {
+        if fresh.pawn != self.pawn_key {
             return Err("pawn key differs from recomputation".into());
         }
-        if material_key != self.material_key {
+        if fresh.material != self.material_key {
             return Err("material key differs from recomputation".into());
         }
-        if self.compute_non_pawn_keys() != self.non_pawn_keys {
+        if fresh.non_pawn != self.non_pawn_keys {
             return Err("non-pawn keys differ from recomputation".into());
         }
         let mut fresh = self.clone();
@@ -745,6 +769,18 @@ impl Position {
         self.remove_keyed::<true>(piece, sq);
     }
 
+    /// Toggles `piece`'s Zobrist numbers `z` in the position key and in its pawn or
+    /// non-pawn key.
+    #[inline(always)]
+    fn xor_piece_keys(&mut self, piece: Piece, z: u64) {
+        self.key ^= z;
+        if piece.role() == Role::Pawn {
+            self.pawn_key ^= z;
+        } else {
+            self.non_pawn_keys[piece.color().index()] ^= z as u32;
+        }
+    }
+
     #[inline(always)]
     fn put_keyed<const KEYS: bool>(&mut self, piece: Piece, sq: Square) {
         let bit = SquareSet::from_square(sq);
@@ -752,13 +788,7 @@ impl Position {
         self.by_color[piece.color().index()] |= bit;
         self.board[sq.index()] = piece.index() as u8;
         if KEYS {
-            let z = zobrist::piece_square(piece, sq);
-            self.key ^= z;
-            if piece.role() == Role::Pawn {
-                self.pawn_key ^= z;
-            } else {
-                self.non_pawn_keys[piece.color().index()] ^= z as u32;
-            }
+            self.xor_piece_keys(piece, zobrist::piece_square(piece, sq));
         }
     }
 
@@ -769,13 +799,7 @@ impl Position {
         self.by_color[piece.color().index()] ^= bit;
         self.board[sq.index()] = NO_PIECE;
         if KEYS {
-            let z = zobrist::piece_square(piece, sq);
-            self.key ^= z;
-            if piece.role() == Role::Pawn {
-                self.pawn_key ^= z;
-            } else {
-                self.non_pawn_keys[piece.color().index()] ^= z as u32;
-            }
+            self.xor_piece_keys(piece, zobrist::piece_square(piece, sq));
         }
     }
 
@@ -788,12 +812,7 @@ impl Position {
         self.board[to.index()] = piece.index() as u8;
         if KEYS {
             let z = zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to);
-            self.key ^= z;
-            if piece.role() == Role::Pawn {
-                self.pawn_key ^= z;
-            } else {
-                self.non_pawn_keys[piece.color().index()] ^= z as u32;
-            }
+            self.xor_piece_keys(piece, z);
         }
     }
 }
