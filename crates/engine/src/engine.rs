@@ -695,10 +695,15 @@ impl Engine {
         control.ponderhit_ms.store(0, Relaxed);
         control.finished.store(false, Relaxed);
         self.tt.new_search();
-        let budget = time::budget(&limits, self.pos.turn(), self.options.move_overhead_ms);
+        let mut budget = time::budget(&limits, self.pos.turn(), self.options.move_overhead_ms);
         // A limited strength (never in analysis): its depth and nodes cap the user's,
-        // and it searches several lines to choose from (see `strength`).
+        // it searches several lines to choose from (see `strength`), and on a clock it
+        // never thinks longer than full strength could (a fixed `movetime` full
+        // strength uses whole, and a level never exceeds it).
         let level = self.options.strength.level().filter(|_| !limits.infinite);
+        if level.is_some() && limits.movetime_ms.is_none() {
+            budget = budget.map(time::TimeBudget::for_level);
+        }
         let mut multipv = self.options.multipv;
         if let Some(level) = level {
             let depth = limits.depth.map_or(level.depth(), |d| d.min(level.depth()));

@@ -15,6 +15,21 @@ pub struct TimeBudget {
     pub hard_ms: u64,
 }
 
+impl TimeBudget {
+    /// The budget of a limited strength on a clock: both limits cut to the least time
+    /// full strength could stop at ([`least_scale_pct`] of the soft limit), so that a
+    /// level never thinks longer than full strength would on the same clock, whatever
+    /// its own search's stability says (a level searching two lines took 462 ms more
+    /// than full strength on one move: results/2026-12-05/calibration.md).
+    pub fn for_level(self) -> TimeBudget {
+        let least = (self.soft_ms * least_scale_pct() / 100).max(1);
+        TimeBudget {
+            soft_ms: self.soft_ms.min(least),
+            hard_ms: self.hard_ms.min(least),
+        }
+    }
+}
+
 /// Clock values beyond this (about 35 years) are taken as this, so that no arithmetic on
 /// a budget can overflow whatever a GUI sends.
 pub const MAX_MS: u64 = 1 << 40;
@@ -96,6 +111,14 @@ pub fn stability_scale(best_move_changes: u32, score_drop: i32, stable_iteration
         pct = pct * as_u64(tp::tm_stable_short_pct()) / 100;
     }
     pct
+}
+
+/// The least percentage [`stability_scale`] ever gives: full strength on a clock never
+/// stops before this share of its soft limit (but with a single legal move, which
+/// every search cuts alike).
+pub fn least_scale_pct() -> u64 {
+    100.min(as_u64(tp::tm_stable_short_pct()))
+        .min(as_u64(tp::tm_stable_long_pct()))
 }
 
 /// A tunable of the time manager as a `u64` (their ranges start at 0 or above; a
@@ -191,6 +214,40 @@ mod tests {
                 }),
             ],
             ..SearchLimits::default()
+        }
+    }
+
+    /// The floor holds for every state the search can be in: it is what a level's
+    /// budget is cut to, and a scale below it would let full strength stop first.
+    #[test]
+    fn stability_never_scales_below_the_least() {
+        let least = least_scale_pct();
+        let mut reached = false;
+        for changes in 0..8 {
+            for drop in [-500, -1, 0, 1, 30, 100, 1000] {
+                for stable in 0..20 {
+                    let pct = stability_scale(changes, drop, stable);
+                    assert!(pct >= least, "{changes} {drop} {stable}: {pct} < {least}");
+                    reached |= pct == least;
+                }
+            }
+        }
+        assert!(
+            reached,
+            "the floor {least} is never reached: it is not the least"
+        );
+    }
+
+    #[test]
+    fn a_levels_budget_is_within_full_strengths_least() {
+        for ms in [1u64, 100, 10_000, 600_000] {
+            for inc in [0u64, 100, 5000] {
+                let b = budget(&clocks(ms, inc), Color::White, 20).unwrap();
+                let l = b.for_level();
+                let least = (b.soft_ms * least_scale_pct() / 100).max(1);
+                assert!(l.soft_ms <= l.hard_ms && l.hard_ms <= least, "{b:?} {l:?}");
+                assert!(l.soft_ms >= 1);
+            }
         }
     }
 

@@ -40,11 +40,15 @@
 //!    lower) and the quick look values it within the same margin. So a level blunders
 //!    as people do, into what looks fine at a glance and at its depth, never into a
 //!    piece hanging or a loss its search sees; and never gives away a proven mate.
-//! 4. **Time used like a person** (`Level::time_percent`): on a clock the soft limit is
-//!    scaled down when one move is far ahead of the others (to 35% when it leads by
+//! 4. **Time used like a person** (`Level::time_percent`): on a clock both limits are
+//!    first cut to the least time full strength could stop at (`TimeBudget::for_level`:
+//!    `time::least_scale_pct`, 60 % of the soft limit with the default tunables, where
+//!    full strength's settled moves end), so a limited
+//!    level never thinks longer than full strength would; within that the soft limit
+//!    is scaled down when one move is far ahead of the others (to 35% when it leads by
 //!    150 cp or more), kept whole in complex positions (three lines within 30 cp), and
-//!    never raised: a limited level never thinks longer than full strength would. A
-//!    single legal move is already played at once by the normal time management.
+//!    never raised. A single legal move is already played at once by the normal time
+//!    management; a fixed `movetime` is never exceeded.
 //! 5. **The top levels fade toward full strength** ([`Level::fade`], 0 up to
 //!    [`FADE_FROM`] = 11, 1 at 20): the largest allowed loss shrinks to 0, the lines to
 //!    choose from drop from 4 to 1 (each costs search depth), the depth and node caps
