@@ -243,7 +243,7 @@ fn lower_levels_lose_more_against_a_deeper_search() {
     );
 }
 
-/// Levels up to the fade (every `UCI_Elo` up to about 1790) search with the hand-crafted
+/// Levels up to the fade (every `UCI_Elo` up to about 1760) search with the hand-crafted
 /// evaluation, even with a network in use; levels above it (2500 selects level 19) and
 /// full strength use the network (`Level::uses_net`).
 #[test]
@@ -289,4 +289,42 @@ fn levels_up_to_the_fade_evaluate_with_the_hce_and_above_it_with_the_net() {
     assert!(full_differs > 0, "full strength never used the network");
     assert!(high_differs > 0, "the level of 2500 never used the network");
     let _ = std::fs::remove_file(&net);
+}
+
+/// A level plays a proven mate as soon as its search finds one, so it stops there: on a
+/// clock it would otherwise go on to its depth cap over several lines while full
+/// strength, its mate found, runs through the remaining depths in a few nodes.
+#[test]
+fn a_level_stops_searching_at_the_mate_it_found() {
+    // Rh8 mates: the black king on a8 has a7 and b7 taken by the white king.
+    let fen = "k7/8/1K6/8/8/8/8/7R w - - 0 1";
+    for elo in [1350, 1500, 2000] {
+        let mut e = engine(Setting::Elo(elo), 0, 1);
+        let cap = e.options().strength.level().unwrap().depth();
+        e.new_game().unwrap();
+        e.set_position(Some(fen), &[]).unwrap();
+        let mut first_mate = None;
+        let r = e
+            .search(nodes(10_000_000), |ev| {
+                if let SearchEvent::Info(i) = ev {
+                    if i.multipv == 1 && i.score_value >= sable_engine::score::MATE_BOUND {
+                        first_mate.get_or_insert(i.depth);
+                    }
+                }
+            })
+            .unwrap();
+        let best = r.best.expect("a move");
+        let mut after = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        after.make(best);
+        assert!(
+            after.in_check() && after.legal_moves().is_empty(),
+            "UCI_Elo {elo}: {best:?} does not mate"
+        );
+        let first_mate = first_mate.expect("the mate reported");
+        assert!(
+            first_mate < cap,
+            "UCI_Elo {elo}: the cap {cap} tests nothing"
+        );
+        assert_eq!(r.depth, first_mate, "UCI_Elo {elo}: searched past the mate");
+    }
 }

@@ -276,6 +276,13 @@ impl Worker {
                     break;
                 }
             }
+            // A level plays a proven win as found (`Level::choose_move`), so it need not
+            // search on: full strength, its mate found, runs through the remaining depths
+            // in a few nodes, while a level's capped depth and several lines would keep it
+            // thinking longer than full strength did (results/2026-12-06/calibration.md).
+            if ctx.level.is_some() && score >= score::TB_BOUND {
+                break;
+            }
             if best.mv == last_best {
                 stable_iterations += 1;
             } else {

@@ -17,7 +17,9 @@
 //! The anchors were measured with the [`human`] model choosing the moves. It loses more
 //! to Stockfish's levels than the earlier choice among four searched lines did, so the
 //! 2000 anchor moved from level 11 to 17.3, where the weakening has begun to fade (the
-//! games: README, `results/2026-12-05/calibration.md`).
+//! games: README, `results/2026-12-05/calibration.md`). Measured again on 12-06 with the
+//! shipped net and the level's time cut (`results/2026-12-06/calibration.md`), the 1500
+//! anchor moved from 2.5 to 4.0 (2.5 scored 34.5 % in 100 games).
 //!
 //! # The mechanism
 //!
@@ -48,7 +50,9 @@
 //!    is scaled down when one move is far ahead of the others (to 35% when it leads by
 //!    150 cp or more), kept whole in complex positions (three lines within 30 cp), and
 //!    never raised. A single legal move is already played at once by the normal time
-//!    management; a fixed `movetime` is never exceeded.
+//!    management; a fixed `movetime` is never exceeded; and a level stops searching
+//!    once its best line is a proven win, which it plays as found (full strength, its
+//!    mate found, runs through the remaining depths in a few nodes).
 //! 5. **The top levels fade toward full strength** ([`Level::fade`], 0 up to
 //!    [`FADE_FROM`] = 11, 1 at 20): the largest allowed loss shrinks to 0, the lines to
 //!    choose from drop from 4 to 1 (each costs search depth), the depth and node caps
@@ -63,7 +67,7 @@
 //!
 //! # The evaluation
 //!
-//! Levels up to [`FADE_FROM`] (every `UCI_Elo` up to about 1790) evaluate with the
+//! Levels up to [`FADE_FROM`] (every `UCI_Elo` up to about 1760) evaluate with the
 //! hand-crafted evaluation even when a network is in use: the 1500 anchor was measured
 //! with it, and the stronger net would move it. Above it ([`Level::uses_net`]), where the
 //! weakening fades into the full engine, a level evaluates as full strength does, with
@@ -94,7 +98,7 @@ pub const SKILL_SEED: (i64, i64, i64) = (0, 0, (1 << 31) - 1);
 /// 35-65 % against Stockfish 15.1 set to that `UCI_Elo` (see the module comment). Between
 /// them [`elo_to_skill`] interpolates linearly, and beyond them it extends the end
 /// segments.
-pub const CALIBRATION: [(f64, f64); 3] = [(1500.0, 2.5), (2000.0, 17.3), (2500.0, 19.0)];
+pub const CALIBRATION: [(f64, f64); 3] = [(1500.0, 4.0), (2000.0, 17.3), (2500.0, 19.0)];
 /// Above this level the weakening fades toward full strength, reached at 20 ([`Level::fade`]):
 /// without the fade the levels above it barely gained, since four lines, the human
 /// model's choice and the time cut cost more than the deeper search gave.
