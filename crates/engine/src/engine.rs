@@ -701,11 +701,11 @@ impl Engine {
         // never thinks longer than full strength could (a fixed `movetime` full
         // strength uses whole, and a level never exceeds it).
         let level = self.options.strength.level().filter(|_| !limits.infinite);
-        if level.is_some() && limits.movetime_ms.is_none() {
-            budget = budget.map(time::TimeBudget::for_level);
-        }
         let mut multipv = self.options.multipv;
         if let Some(level) = level {
+            if limits.movetime_ms.is_none() {
+                budget = budget.map(time::TimeBudget::for_level);
+            }
             let depth = limits.depth.map_or(level.depth(), |d| d.min(level.depth()));
             limits.depth = Some(depth);
             let nodes = limits

@@ -217,20 +217,34 @@ mod tests {
         }
     }
 
+    /// The states the search's stability measure can be in (best-move changes, score
+    /// drop, stable iterations), with every scale [`stability_scale`] gives for them.
+    fn stability_states() -> impl Iterator<Item = (u32, i32, u32, u64)> {
+        (0..8).flat_map(|changes| {
+            [-500, -1, 0, 1, 30, 100, 1000]
+                .into_iter()
+                .flat_map(move |drop| {
+                    (0..20).map(move |stable| {
+                        (
+                            changes,
+                            drop,
+                            stable,
+                            stability_scale(changes, drop, stable),
+                        )
+                    })
+                })
+        })
+    }
+
     /// The floor holds for every state the search can be in: it is what a level's
     /// budget is cut to, and a scale below it would let full strength stop first.
     #[test]
     fn stability_never_scales_below_the_least() {
         let least = least_scale_pct();
         let mut reached = false;
-        for changes in 0..8 {
-            for drop in [-500, -1, 0, 1, 30, 100, 1000] {
-                for stable in 0..20 {
-                    let pct = stability_scale(changes, drop, stable);
-                    assert!(pct >= least, "{changes} {drop} {stable}: {pct} < {least}");
-                    reached |= pct == least;
-                }
-            }
+        for (changes, drop, stable, pct) in stability_states() {
+            assert!(pct >= least, "{changes} {drop} {stable}: {pct} < {least}");
+            reached |= pct == least;
         }
         assert!(
             reached,
@@ -238,15 +252,23 @@ mod tests {
         );
     }
 
+    /// A level's whole budget ends no later than full strength's scaled soft limit, in
+    /// whatever state full strength's stability measure is.
     #[test]
     fn a_levels_budget_is_within_full_strengths_least() {
         for ms in [1u64, 100, 10_000, 600_000] {
             for inc in [0u64, 100, 5000] {
                 let b = budget(&clocks(ms, inc), Color::White, 20).unwrap();
                 let l = b.for_level();
-                let least = (b.soft_ms * least_scale_pct() / 100).max(1);
-                assert!(l.soft_ms <= l.hard_ms && l.hard_ms <= least, "{b:?} {l:?}");
+                assert!(l.soft_ms <= l.hard_ms, "{b:?} {l:?}");
                 assert!(l.soft_ms >= 1);
+                for (changes, drop, stable, pct) in stability_states() {
+                    let full = (b.soft_ms * pct / 100).max(1);
+                    assert!(
+                        l.hard_ms <= full,
+                        "{b:?} {l:?}: full strength at {changes} {drop} {stable} stops at {full}"
+                    );
+                }
             }
         }
     }

@@ -45,11 +45,10 @@
 //! 4. **Time used like a person** (`Level::time_percent`): on a clock both limits are
 //!    first cut to the least time full strength could stop at (`TimeBudget::for_level`:
 //!    `time::least_scale_pct`, 60 % of the soft limit with the default tunables, where
-//!    full strength's settled moves end), so a limited
-//!    level never thinks longer than full strength would; within that the soft limit
-//!    is scaled down when one move is far ahead of the others (to 35% when it leads by
-//!    150 cp or more), kept whole in complex positions (three lines within 30 cp), and
-//!    never raised. A single legal move is already played at once by the normal time
+//!    full strength's settled moves end), so a limited level never thinks longer than
+//!    full strength would; within that the soft limit is scaled down when one move is
+//!    far ahead of the others (to 35% when it leads by 150 cp or more), kept whole in
+//!    complex positions (three lines within 30 cp), and never raised. A single legal move is already played at once by the normal time
 //!    management; a fixed `movetime` is never exceeded; and a level stops searching
 //!    once its best line is a proven win, which it plays as found (full strength, its
 //!    mate found, runs through the remaining depths in a few nodes).
