@@ -31,7 +31,10 @@ accuracy, its Wilson interval and the first two engines' paired difference:
   endgame     at most 26 points of pieces other than pawns and kings left on the board
               (N and B 3, R 5, Q 9; two rooks and a minor a side is 26);
   middlegame  the rest.
-`--json FILE` writes every sampled position with each engine's move, for other cuts.
+`--json FILE` writes every sampled position with each engine's move, for other cuts;
+`--compare NEW.json OLD.json [--compare-engine NAME]` reads two such files of runs on the
+same positions and gives one engine's (default `sable`) accuracy in each, paired, in the
+same tables, without running anything.
 
 Needs python-chess (`pip install chess`).
 """
@@ -142,7 +145,7 @@ def default_stockfish():
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("games", nargs="+", help="PGN files or folders of them")
+    ap.add_argument("games", nargs="*", help="PGN files or folders of them")
     ap.add_argument("--positions", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--movetime", type=int, default=100, help="milliseconds a move")
@@ -153,8 +156,16 @@ def main():
     ap.add_argument("--option", action="append", default=[], metavar="NAME:OPT=VALUE")
     ap.add_argument("--bands", default="1100:2200:100", metavar="LOW:HIGH:WIDTH")
     ap.add_argument("--json", metavar="FILE", help="write every position and each engine's move")
+    ap.add_argument("--compare", nargs=2, metavar=("NEW.json", "OLD.json"),
+                    help="compare two runs' --json files (gzipped or not) instead of running engines")
+    ap.add_argument("--compare-engine", default="sable", metavar="NAME")
     args = ap.parse_args()
     rating_bands = bands(args.bands)
+    if args.compare:
+        compare(*args.compare, args.compare_engine, rating_bands)
+        return
+    if not args.games:
+        ap.error("give PGN files or folders, or --compare NEW.json OLD.json")
 
     engines = [e.split("=", 1) for e in args.engine] or [
         ["sable", "target/release/sable"],
@@ -227,18 +238,7 @@ def main():
         print(f"| {name} | {k} / {n} | {k / n:.1%} | {lo:.1%} - {hi:.1%} | {c} outside {elo_lo}-{elo_hi} |")
 
     names = [name for name, _ in engines]
-    groups = [(label, [i for i, s in enumerate(sample) if lo_r <= s[3] <= hi_r])
-              for lo_r, hi_r, label in rating_bands]
-    table("rating of the mover", groups, names, hits)
-    phases = ["opening", "middlegame", "endgame"]
-    table("phase", [(p, [i for i, s in enumerate(sample) if s[5] == p]) for p in phases], names, hits)
-
-    if len(engines) >= 2:
-        a, b = names[0], names[1]
-        diff, half, only_a, only_b = paired(hits[a], hits[b], range(n))
-        print()
-        print(f"only {a} matched: {only_a}; only {b} matched: {only_b}; "
-              f"{a} - {b} = {diff:+.1%} ± {half:.1%} (95%)")
+    report(names, hits, [s[3] for s in sample], [s[5] for s in sample], rating_bands)
 
     if args.json:
         import json
@@ -247,6 +247,52 @@ def main():
                 for i, s in enumerate(sample)]
         with open(args.json, "w") as f:
             json.dump({"how": how, "positions": rows}, f)
+
+
+def report(names, hits, ratings, phases, rating_bands):
+    """The tables by rating band and by phase, and the first two engines' paired
+    difference over all positions."""
+    groups = [(label, [i for i, r in enumerate(ratings) if lo_r <= r <= hi_r])
+              for lo_r, hi_r, label in rating_bands]
+    table("rating of the mover", groups, names, hits)
+    table("phase", [(p, [i for i, q in enumerate(phases) if q == p])
+                    for p in ["opening", "middlegame", "endgame"]], names, hits)
+    if len(names) >= 2:
+        a, b = names[0], names[1]
+        diff, half, only_a, only_b = paired(hits[a], hits[b], range(len(ratings)))
+        print()
+        print(f"only {a} matched: {only_a}; only {b} matched: {only_b}; "
+              f"{a} - {b} = {diff:+.1%} ± {half:.1%} (95%)")
+
+
+def compare(new_path, old_path, engine, rating_bands):
+    """Two runs' `--json` files on the same positions: one engine's moves in the newer
+    run against the older, paired, by band and phase."""
+    import gzip
+    import json
+
+    def load(path):
+        with (gzip.open if path.endswith(".gz") else open)(path, "rt") as f:
+            return json.load(f)["positions"]
+
+    new, old = load(new_path), load(old_path)
+    if [r["fen"] for r in new] != [r["fen"] for r in old]:
+        sys.exit(f"{new_path} and {old_path} are not runs on the same positions")
+    if any(engine not in r["moves"] for r in new + old):
+        sys.exit(f"engine {engine!r} is not in both runs")
+    names = [f"{engine} (new)", f"{engine} (old)"]
+    hits = {names[0]: [r["moves"][engine] == r["played"] for r in new],
+            names[1]: [r["moves"][engine] == r["played"] for r in old]}
+    n = len(new)
+    print(f"{n} positions; {new_path} against {old_path}")
+    print()
+    print("| run | matched | accuracy | 95% interval |")
+    print("| --- | ---: | ---: | --- |")
+    for name in names:
+        k = sum(hits[name])
+        lo, hi = wilson(k, n)
+        print(f"| {name} | {k} / {n} | {k / n:.1%} | {lo:.1%} - {hi:.1%} |")
+    report(names, hits, [r["rating"] for r in new], [r["phase"] for r in new], rating_bands)
 
 
 def paired(x, y, idx):
