@@ -49,10 +49,11 @@
 //!    full strength's settled moves end), so a limited level never thinks longer than
 //!    full strength would; within that the soft limit is scaled down when one move is
 //!    far ahead of the others (to 35% when it leads by 150 cp or more), kept whole in
-//!    complex positions (three lines within 30 cp), and never raised. A single legal move is already played at once by the normal time
-//!    management; a fixed `movetime` is never exceeded; and a level stops searching
-//!    once its best line is a proven win, which it plays as found (full strength, its
-//!    mate found, runs through the remaining depths in a few nodes).
+//!    complex positions (three lines within 30 cp), and never raised. A single legal
+//!    move is already played at once by the normal time management; a fixed `movetime`
+//!    is never exceeded; and a level stops searching once its best line is a proven
+//!    win, which it plays as found (full strength, its mate found, runs through the
+//!    remaining depths in a few nodes).
 //! 5. **The top levels fade toward full strength** ([`Level::fade`], 0 up to
 //!    [`FADE_FROM`] = 11, 1 at 20): the largest allowed loss shrinks to 0, the lines to
 //!    choose from drop from 4 to 1 (each costs search depth), the depth and node caps
