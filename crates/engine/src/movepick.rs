@@ -27,8 +27,6 @@ enum Stage {
     QTable,
     QGenerate,
     QNoisy,
-    QGenerateChecks,
-    QChecks,
     Done,
 }
 
@@ -50,8 +48,6 @@ pub struct MovePicker {
     bad: MoveList,
     bad_index: usize,
     skip_quiets: bool,
-    /// Quiescence at its first ply also yields quiet checks.
-    quiet_checks: bool,
 }
 
 /// Ordering value of a capture or promotion: victim first, then the capture history.
@@ -118,21 +114,15 @@ impl MovePicker {
             bad: MoveList::new(),
             bad_index: 0,
             skip_quiets: false,
-            quiet_checks: false,
         }
     }
 
-    /// For quiescence search: noisy moves (and quiet checks if `quiet_checks`), or all
-    /// evasions in check.
-    pub fn new_quiescence(pos: &Position, tt_move: Move, quiet_checks: bool) -> MovePicker {
+    /// For quiescence search: noisy moves, or all evasions in check.
+    pub fn new_quiescence(pos: &Position, tt_move: Move) -> MovePicker {
         let mut p = MovePicker::new(pos, tt_move, [Move::NULL; 2]);
-        p.quiet_checks = quiet_checks;
         if !pos.in_check() {
             p.stage = Stage::QTable;
-            let tt_fits = p.tt_move.is_null()
-                || is_noisy(pos, p.tt_move)
-                || (quiet_checks && pos.gives_check(p.tt_move));
-            if !tt_fits {
+            if !p.tt_move.is_null() && !is_noisy(pos, p.tt_move) {
                 p.tt_move = Move::NULL;
             }
         }
@@ -286,28 +276,6 @@ impl MovePicker {
                 Stage::QNoisy => match self.select_best() {
                     Some(m) if m == self.tt_move => {}
                     Some(m) => return Some(m),
-                    None => {
-                        self.stage = if self.quiet_checks {
-                            Stage::QGenerateChecks
-                        } else {
-                            Stage::Done
-                        }
-                    }
-                },
-                Stage::QGenerateChecks => {
-                    self.moves.clear();
-                    self.index = 0;
-                    pos.generate_into(GenType::Quiet, &mut self.moves);
-                    let info = pos.check_info();
-                    self.moves.retain(|m| pos.gives_check_with(m, &info));
-                    for (i, &m) in self.moves.iter().enumerate() {
-                        self.scores[i] = quiet_score(pos, hist, cont, info.squares(), m);
-                    }
-                    self.stage = Stage::QChecks;
-                }
-                Stage::QChecks => match self.select_best() {
-                    Some(m) if m == self.tt_move => {}
-                    Some(m) => return Some(m),
                     None => self.stage = Stage::Done,
                 },
                 Stage::Done => return None,
@@ -370,7 +338,7 @@ mod tests {
     fn quiescence_yields_noisy_moves_or_evasions() {
         for fen in FENS {
             let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
-            let got = drain(&pos, MovePicker::new_quiescence(&pos, Move::NULL, false));
+            let got = drain(&pos, MovePicker::new_quiescence(&pos, Move::NULL));
             let want: Vec<Move> = if pos.in_check() {
                 pos.legal_moves().iter().copied().collect()
             } else {
@@ -382,17 +350,6 @@ mod tests {
             };
             assert_eq!(got.len(), want.len(), "{fen}");
             assert!(got.iter().all(|m| want.contains(m)));
-            // With quiet checks: the same plus every quiet move that gives check.
-            let got = drain(&pos, MovePicker::new_quiescence(&pos, Move::NULL, true));
-            let checks = if pos.in_check() {
-                0
-            } else {
-                pos.quiet_moves()
-                    .iter()
-                    .filter(|&&m| pos.gives_check(m))
-                    .count()
-            };
-            assert_eq!(got.len(), want.len() + checks, "{fen}");
         }
     }
 }

@@ -177,7 +177,7 @@ impl Worker {
         let pv_node = beta - alpha > 1;
         let root = ply == 0;
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply, pv_node, true);
+            return self.qsearch(alpha, beta, ply, pv_node);
         }
         self.pv_len[ply] = 0;
         if self.check_stop() {
@@ -313,7 +313,7 @@ impl Worker {
                 && depth <= tp::razor_depth()
                 && eval + tp::razor_base() + tp::razor_per_depth() * depth <= alpha
             {
-                let v = self.qsearch(alpha, alpha + 1, ply, false, true);
+                let v = self.qsearch(alpha, alpha + 1, ply, false);
                 if v <= alpha {
                     return v;
                 }

@@ -1,5 +1,6 @@
-//! Quiescence search: resolves captures (and, at its first ply, quiet checks) until the
-//! position is quiet enough for the static evaluation to be trusted.
+//! Quiescence search: resolves captures until the position is quiet enough for the
+//! static evaluation to be trusted; in check it searches evasions, quiet ones only until
+//! the side to move is known not to be mated.
 
 use super::technique::{on, Technique as T};
 use super::{Worker, MAX_PLY};
@@ -13,16 +14,9 @@ use crate::tunables as tp;
 use sable_chess::Move;
 
 impl Worker {
-    /// Quiescence search: captures and queen promotions until the position is quiet,
-    /// at its first ply (`checks`) also quiet checks; all evasions when in check.
-    pub(super) fn qsearch(
-        &mut self,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        pv_node: bool,
-        checks: bool,
-    ) -> i32 {
+    /// Quiescence search: captures and queen promotions until the position is quiet;
+    /// evasions when in check.
+    pub(super) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
         self.pv_len[ply] = 0;
         if self.check_stop() {
             return 0;
@@ -85,35 +79,40 @@ impl Worker {
         }
 
         let tt_move = tt.map_or(Move::NULL, |h| h.mv);
-        let mut picker = MovePicker::new_quiescence(&self.pos, tt_move, checks);
+        let mut picker = MovePicker::new_quiescence(&self.pos, tt_move);
         let mut best_move = Move::NULL;
         let mut move_count = 0;
+        let mut quiet_evasions = 0;
         let futility_base = static_eval + tp::qs_futility();
         while let Some(m) = picker.next(&self.pos, &self.hist, &cont) {
             move_count += 1;
-            if !in_check && best > -TB_BOUND {
+            let quiet = !is_noisy(&self.pos, m);
+            if best > -TB_BOUND {
                 // Futility pruning in quiescence: even winning the victim for free
                 // cannot reach alpha.
-                let quiet_check = !is_noisy(&self.pos, m);
-                if on(T::QsFutility)
-                    && !quiet_check
-                    && !m.is_promotion()
-                    && !self.pos.gives_check(m)
-                {
+                if on(T::QsFutility) && !in_check && !m.is_promotion() && !self.pos.gives_check(m) {
                     let gain = self.pos.captured_role(m).map_or(0, value);
                     if futility_base + gain <= alpha {
                         best = best.max(futility_base + gain);
                         continue;
                     }
                 }
-                // SEE pruning in quiescence: skip captures that lose material.
+                // Quiet evasions: once one move is known to escape mate, two quiet
+                // evasions (the best by history) are enough to estimate the position;
+                // the rest are left to the main search.
+                if on(T::QsEvasions) && quiet && quiet_evasions >= 2 {
+                    continue;
+                }
+                // SEE pruning in quiescence: skip moves that lose material (in check
+                // too, once mate is ruled out).
                 if on(T::QsSee) && !see_ge(&self.pos, m, -tp::qs_see_margin()) {
                     continue;
                 }
             }
+            quiet_evasions += usize::from(quiet);
             self.stack[ply].piece_to = Some(piece_to(&self.pos, m));
             let undo = self.make(m, ply);
-            let v = -self.qsearch(-beta, -alpha, ply + 1, pv_node, false);
+            let v = -self.qsearch(-beta, -alpha, ply + 1, pv_node);
             self.unmake(m, &undo);
             if self.stopped {
                 return 0;

@@ -29,11 +29,12 @@ pub enum Technique {
     QsFutility,
     QsSee,
     Correction,
+    QsEvasions,
 }
 
 impl Technique {
     /// Every technique, in the order of the search.
-    pub const ALL: [Technique; 19] = [
+    pub const ALL: [Technique; 20] = [
         Technique::MateDistance,
         Technique::TtCutoff,
         Technique::ReverseFutility,
@@ -53,6 +54,7 @@ impl Technique {
         Technique::QsFutility,
         Technique::QsSee,
         Technique::Correction,
+        Technique::QsEvasions,
     ];
 
     /// The short name used by the `Ablate` option and the measurement script.
@@ -77,6 +79,7 @@ impl Technique {
             Technique::QsFutility => "qfp",
             Technique::QsSee => "qsee",
             Technique::Correction => "corr",
+            Technique::QsEvasions => "qevas",
         }
     }
 
