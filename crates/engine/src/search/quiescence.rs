@@ -86,7 +86,8 @@ impl Worker {
         let futility_base = static_eval + tp::qs_futility();
         while let Some(m) = picker.next(&self.pos, &self.hist, &cont) {
             move_count += 1;
-            let quiet = !is_noisy(&self.pos, m);
+            // Out of check the picker yields noisy moves only.
+            let quiet_evasion = in_check && !is_noisy(&self.pos, m);
             if best > -TB_BOUND {
                 // Futility pruning in quiescence: even winning the victim for free
                 // cannot reach alpha.
@@ -99,8 +100,8 @@ impl Worker {
                 }
                 // Quiet evasions: once one move is known to escape mate, two quiet
                 // evasions (the best by history) are enough to estimate the position;
-                // the rest are left to the main search.
-                if on(T::QsEvasions) && quiet && quiet_evasions >= 2 {
+                // the others are not searched.
+                if on(T::QsEvasions) && quiet_evasion && quiet_evasions >= 2 {
                     continue;
                 }
                 // SEE pruning in quiescence: skip moves that lose material (in check
@@ -109,7 +110,7 @@ impl Worker {
                     continue;
                 }
             }
-            quiet_evasions += usize::from(quiet);
+            quiet_evasions += usize::from(quiet_evasion);
             self.stack[ply].piece_to = Some(piece_to(&self.pos, m));
             let undo = self.make(m, ply);
             let v = -self.qsearch(-beta, -alpha, ply + 1, pv_node);

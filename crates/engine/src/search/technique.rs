@@ -27,9 +27,9 @@ pub enum Technique {
     Histories,
     Aspiration,
     QsFutility,
+    QsEvasions,
     QsSee,
     Correction,
-    QsEvasions,
 }
 
 impl Technique {
@@ -52,9 +52,9 @@ impl Technique {
         Technique::Histories,
         Technique::Aspiration,
         Technique::QsFutility,
+        Technique::QsEvasions,
         Technique::QsSee,
         Technique::Correction,
-        Technique::QsEvasions,
     ];
 
     /// The short name used by the `Ablate` option and the measurement script.
@@ -77,9 +77,9 @@ impl Technique {
             Technique::Histories => "hist",
             Technique::Aspiration => "asp",
             Technique::QsFutility => "qfp",
+            Technique::QsEvasions => "qevas",
             Technique::QsSee => "qsee",
             Technique::Correction => "corr",
-            Technique::QsEvasions => "qevas",
         }
     }
 
