@@ -335,6 +335,7 @@ impl Worker {
                     + depth / tp::nmp_depth_div()
                     + ((eval - beta) / tp::nmp_eval_div()).min(tp::nmp_eval_max());
                 self.stack[ply].piece_to = None;
+                self.stack[ply].quiet_move = Move::NULL;
                 self.keys.push(key);
                 self.nodes += 1;
                 let undo = self.pos.make_null();
@@ -378,6 +379,7 @@ impl Worker {
             depth -= 1;
         }
 
+        let original_alpha = alpha;
         let us = self.pos.turn();
         let killers = self.stack[ply].killers;
         let mut picker = MovePicker::new(&self.pos, tt_move, killers);
@@ -519,6 +521,7 @@ impl Worker {
             let new_depth = depth - 1 + extension;
 
             self.stack[ply].piece_to = Some(pt);
+            self.stack[ply].quiet_move = if noisy { Move::NULL } else { m };
             let undo = self.make(m, ply);
             let mut v = -INFINITE;
             // Late move reductions: later moves in a well-ordered list rarely matter;
@@ -649,6 +652,17 @@ impl Worker {
             );
         }
 
+        // Prior countermove bonus: every move here failed low, so the opponent's quiet
+        // move that led here refuted ours; teach its histories as if it had cut off.
+        if best <= original_alpha
+            && !root
+            && excluded.is_null()
+            && !self.stack[ply - 1].quiet_move.is_null()
+            && on(T::Histories)
+        {
+            self.reward_prior_quiet(ply, depth);
+        }
+
         best = best.min(tb_cap);
         let bound = if best >= beta {
             TtBound::Lower
@@ -742,6 +756,21 @@ impl Worker {
                 let pt = piece_to(&self.pos, c);
                 history::apply(self.hist.capture_mut(pt, victim), -malus);
             }
+        }
+    }
+
+    /// The bonus of [`Self::update_quiet`] for the quiet move made at `ply - 1`, from the
+    /// point of view of the side that made it.
+    fn reward_prior_quiet(&mut self, ply: usize, depth: i32) {
+        let m = self.stack[ply - 1].quiet_move;
+        let Some(pt) = self.stack[ply - 1].piece_to else {
+            return;
+        };
+        let bonus = history::bonus(depth);
+        history::apply(self.hist.quiet_mut(!self.pos.turn(), m), bonus);
+        let earlier = [2, 3].map(|back| ply.checked_sub(back).and_then(|p| self.stack[p].piece_to));
+        for e in earlier.into_iter().flatten() {
+            history::apply(self.hist.continuation_mut(e, pt), bonus);
         }
     }
 

@@ -36,6 +36,9 @@ pub(crate) struct Frame {
     pub killers: [Move; 2],
     /// The (piece, square) of the move made at this ply; `None` for a null move.
     pub piece_to: Option<PieceTo>,
+    /// The move made at this ply when it was quiet (the prior countermove bonus of the
+    /// node below reads it); null otherwise.
+    pub quiet_move: Move,
     /// The move excluded by a singular-extension search at this ply.
     pub excluded: Move,
     /// Plies since the last null move (repetitions cannot cross it).
@@ -49,6 +52,7 @@ impl Default for Frame {
             static_eval: NONE,
             killers: [Move::NULL; 2],
             piece_to: None,
+            quiet_move: Move::NULL,
             excluded: Move::NULL,
             plies_from_null: 0,
             double_extensions: 0,
