@@ -9,7 +9,7 @@
 use super::technique::{on, Technique as T};
 use super::{Worker, MAX_PLY};
 use crate::correction::Slots;
-use crate::history::{self, piece_to};
+use crate::history::{self, piece_to, PieceTo};
 use crate::movepick::{is_noisy, Continuations, MovePicker};
 use crate::report::{Bound, SearchEvent};
 use crate::score::{
@@ -19,7 +19,7 @@ use crate::score::{
 use crate::see::see_ge;
 use crate::tt::TtBound;
 use crate::tunables as tp;
-use sable_chess::{CheckInfo, Move, Role, Undo};
+use sable_chess::{CheckInfo, Color, Move, Role, Undo};
 use std::sync::OnceLock;
 
 /// Late move reductions by depth and move number: `ln(depth) * ln(moves)` scaled.
@@ -759,25 +759,26 @@ impl Worker {
         }
     }
 
-    /// The bonus of [`Self::update_quiet`] for the quiet move made at `ply - 1`, from the
-    /// point of view of the side that made it.
+    /// The bonus of a cutoff at `depth` for the quiet move made at `ply - 1`, by the
+    /// side that made it, in the context of the two moves before it.
     fn reward_prior_quiet(&mut self, ply: usize, depth: i32) {
-        let m = self.stack[ply - 1].quiet_move;
-        let Some(pt) = self.stack[ply - 1].piece_to else {
+        let prior = &self.stack[ply - 1];
+        let (m, Some(pt)) = (prior.quiet_move, prior.piece_to) else {
             return;
         };
-        let bonus = history::bonus(depth);
-        history::apply(self.hist.quiet_mut(!self.pos.turn(), m), bonus);
-        let earlier = [2, 3].map(|back| ply.checked_sub(back).and_then(|p| self.stack[p].piece_to));
-        for e in earlier.into_iter().flatten() {
-            history::apply(self.hist.continuation_mut(e, pt), bonus);
-        }
+        let cont = self.continuations(ply - 1);
+        self.apply_quiet(!self.pos.turn(), m, pt, history::bonus(depth), &cont);
     }
 
     fn update_quiet(&mut self, m: Move, bonus: i32, cont: &Continuations) {
-        let us = self.pos.turn();
         let pt = piece_to(&self.pos, m);
-        history::apply(self.hist.quiet_mut(us, m), bonus);
+        self.apply_quiet(self.pos.turn(), m, pt, bonus, cont);
+    }
+
+    /// Adds `bonus` to the quiet history of `side`'s move `m` (its piece landing as `pt`)
+    /// and to its continuation histories after the moves of `cont`.
+    fn apply_quiet(&mut self, side: Color, m: Move, pt: PieceTo, bonus: i32, cont: &Continuations) {
+        history::apply(self.hist.quiet_mut(side, m), bonus);
         for e in [cont.one, cont.two].into_iter().flatten() {
             history::apply(self.hist.continuation_mut(e, pt), bonus);
         }

@@ -37,7 +37,8 @@ pub(crate) struct Frame {
     /// The (piece, square) of the move made at this ply; `None` for a null move.
     pub piece_to: Option<PieceTo>,
     /// The move made at this ply when it was quiet (the prior countermove bonus of the
-    /// node below reads it); null otherwise.
+    /// node below reads it); null otherwise. Set by the main search only: quiescence
+    /// never calls it, so no main-search node reads a stale one.
     pub quiet_move: Move,
     /// The move excluded by a singular-extension search at this ply.
     pub excluded: Move,
