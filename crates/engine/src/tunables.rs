@@ -240,6 +240,12 @@ tunables! {
     lmr_gives_check: 1024, 0, 2048, 128;
     /// Less for a capture or promotion.
     lmr_noisy: 1024, 0, 2048, 128;
+    /// A reduced move that beats the best score by `lmr_deeper_base` plus
+    /// `lmr_deeper_per_depth` a ply is re-searched one ply deeper; by less than
+    /// `lmr_shallower_margin`, one ply shallower.
+    lmr_deeper_base: 40, 0, 150, 8;
+    lmr_deeper_per_depth: 2, 0, 10, 1;
+    lmr_shallower_margin: 10, 0, 60, 4;
 
     // Quiescence (search/quiescence.rs).
     /// Futility margin over the static evaluation.

@@ -518,7 +518,7 @@ impl Worker {
                     extension = 1;
                 }
             }
-            let new_depth = depth - 1 + extension;
+            let mut new_depth = depth - 1 + extension;
 
             self.stack[ply].piece_to = Some(pt);
             self.stack[ply].quiet_move = if noisy { Move::NULL } else { m };
@@ -558,7 +558,19 @@ impl Worker {
                 };
                 v = -self.search(-alpha - 1, -alpha, d, ply + 1, true);
                 if v > alpha && d < new_depth {
-                    v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    // Deeper or shallower re-search: a reduced move that beat the best so
+                    // far by a wide margin earns one ply more; one that barely beat it,
+                    // one ply less (its full-depth search is then cheaper).
+                    if on(T::LmrResearchDepth) {
+                        if v > best + tp::lmr_deeper_base() + tp::lmr_deeper_per_depth() * new_depth {
+                            new_depth += 1;
+                        } else if v < best + tp::lmr_shallower_margin() {
+                            new_depth -= 1;
+                        }
+                    }
+                    if d < new_depth {
+                        v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    }
                 }
             } else if !pv_node || (move_count > 1 && on(T::Pvs)) {
                 // Principal variation search: after the first move only prove that the

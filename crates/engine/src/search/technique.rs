@@ -23,6 +23,7 @@ pub enum Technique {
     Singular,
     CheckExtension,
     Lmr,
+    LmrResearchDepth,
     Pvs,
     Histories,
     Aspiration,
@@ -34,7 +35,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique, in the order of the search.
-    pub const ALL: [Technique; 20] = [
+    pub const ALL: [Technique; 21] = [
         Technique::MateDistance,
         Technique::TtCutoff,
         Technique::ReverseFutility,
@@ -48,6 +49,7 @@ impl Technique {
         Technique::Singular,
         Technique::CheckExtension,
         Technique::Lmr,
+        Technique::LmrResearchDepth,
         Technique::Pvs,
         Technique::Histories,
         Technique::Aspiration,
@@ -73,6 +75,7 @@ impl Technique {
             Technique::Singular => "se",
             Technique::CheckExtension => "checkext",
             Technique::Lmr => "lmr",
+            Technique::LmrResearchDepth => "lmrdeep",
             Technique::Pvs => "pvs",
             Technique::Histories => "hist",
             Technique::Aspiration => "asp",
