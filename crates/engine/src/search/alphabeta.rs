@@ -562,7 +562,8 @@ impl Worker {
                     // far by a wide margin earns one ply more; one that barely beat it,
                     // one ply less (its full-depth search is then cheaper).
                     if on(T::LmrResearchDepth) {
-                        if v > best + tp::lmr_deeper_base() + tp::lmr_deeper_per_depth() * new_depth {
+                        if v > best + tp::lmr_deeper_base() + tp::lmr_deeper_per_depth() * new_depth
+                        {
                             new_depth += 1;
                         } else if v < best + tp::lmr_shallower_margin() {
                             new_depth -= 1;
