@@ -91,9 +91,11 @@ impl Worker {
             if best > -TB_BOUND {
                 // Futility pruning in quiescence: even winning the victim for free
                 // cannot reach alpha.
-                if on(T::QsFutility) && !in_check && !m.is_promotion() && !self.pos.gives_check(m) {
+                // The check test, the dearest part, runs only for a move that would be
+                // pruned.
+                if on(T::QsFutility) && !in_check && !m.is_promotion() {
                     let gain = self.pos.captured_role(m).map_or(0, value);
-                    if futility_base + gain <= alpha {
+                    if futility_base + gain <= alpha && !self.pos.gives_check(m) {
                         best = best.max(futility_base + gain);
                         continue;
                     }
