@@ -113,6 +113,27 @@ pub fn stability_scale(best_move_changes: u32, score_drop: i32, stable_iteration
     pct
 }
 
+/// How much of the soft limit to use after an iteration, in percent, from the share of
+/// the search's nodes spent below the best move: when nearly all of them were, every
+/// rival was refuted quickly and the choice is clear; when the best move got few, rivals
+/// needed deep searches and more time may change the choice. With the default tunables,
+/// from 67 % (all the nodes) through 135 % (half) to 202 % (none).
+pub fn effort_scale(best_move_nodes: u64, total_nodes: u64) -> u64 {
+    if total_nodes == 0 {
+        return 100;
+    }
+    let share_pct =
+        (u128::from(best_move_nodes.min(total_nodes)) * 100 / u128::from(total_nodes)) as u64;
+    as_u64(tp::tm_effort_base()).saturating_sub(share_pct) * as_u64(tp::tm_effort_pct()) / 100
+}
+
+/// The stability and effort scales together, in percent, never below
+/// [`least_scale_pct`]: the floor a level's budget is cut to stays the least that full
+/// strength can stop at.
+pub fn combined_scale(stability_pct: u64, effort_pct: u64) -> u64 {
+    (stability_pct * effort_pct / 100).max(least_scale_pct())
+}
+
 /// The least percentage [`stability_scale`] ever gives: full strength on a clock never
 /// stops before this share of its soft limit (but with a single legal move, which
 /// every search cuts alike).
@@ -250,6 +271,41 @@ mod tests {
             reached,
             "the floor {least} is never reached: it is not the least"
         );
+    }
+
+    #[test]
+    fn effort_spends_more_when_the_best_move_is_in_doubt() {
+        assert_eq!(effort_scale(0, 0), 100);
+        assert_eq!(effort_scale(1000, 1000), 67);
+        assert_eq!(effort_scale(500, 1000), 135);
+        assert_eq!(effort_scale(0, 1000), 202);
+        // More than all (a count from another thread) is taken as all.
+        assert_eq!(effort_scale(5000, 1000), 67);
+        assert_eq!(effort_scale(u64::MAX, u64::MAX), 67);
+        let mut last = u64::MAX;
+        for share in 0..=100 {
+            let s = effort_scale(share, 100);
+            assert!(s <= last, "{share}");
+            last = s;
+        }
+    }
+
+    /// With effort, the floor still holds in every state: full strength never stops
+    /// before a level's budget ends.
+    #[test]
+    fn effort_never_scales_below_the_least() {
+        let least = least_scale_pct();
+        for (changes, drop, stable, pct) in stability_states() {
+            for share in [0, 1, 50, 99, 100] {
+                let c = combined_scale(pct, effort_scale(share, 100));
+                assert!(
+                    c >= least,
+                    "{changes} {drop} {stable} {share}: {c} < {least}"
+                );
+            }
+        }
+        assert_eq!(combined_scale(100, 202), 202);
+        assert_eq!(combined_scale(60, 67), least);
     }
 
     /// A level's whole budget ends no later than full strength's scaled soft limit, in

@@ -301,6 +301,10 @@ tunables! {
     tm_stable_short_pct: 80, 40, 100, 4;
     tm_stable_long: 6, 2, 14, 1;
     tm_stable_long_pct: 60, 30, 100, 4;
+    // Effort (time::effort_scale): the soft limit times (effort_base - the best move's
+    // share of the nodes, in percent) * effort_pct / 100.
+    tm_effort_base: 150, 100, 200, 5;
+    tm_effort_pct: 135, 50, 250, 10;
 }
 
 #[cfg(test)]

@@ -522,6 +522,7 @@ impl Worker {
 
             self.stack[ply].piece_to = Some(pt);
             self.stack[ply].quiet_move = if noisy { Move::NULL } else { m };
+            let nodes_before = self.nodes;
             let undo = self.make(m, ply);
             let mut v = -INFINITE;
             // Late move reductions: later moves in a well-ordered list rarely matter;
@@ -597,6 +598,7 @@ impl Worker {
                     .iter_mut()
                     .find(|r| r.mv == m)
                     .expect("root move");
+                rm.nodes += self.nodes - nodes_before;
                 if first || v > alpha {
                     rm.score = v;
                     rm.bound = if v >= beta {

@@ -312,7 +312,15 @@ impl Worker {
                 let scale = if ctx.limits.movetime_ms.is_some() {
                     100
                 } else {
-                    time::stability_scale(self.best_move_changes, drop, stable_iterations)
+                    let stability =
+                        time::stability_scale(self.best_move_changes, drop, stable_iterations);
+                    // Effort speaks of one best move; several lines share the nodes.
+                    let effort = if multipv == 1 {
+                        time::effort_scale(best.nodes, self.nodes)
+                    } else {
+                        100
+                    };
+                    time::combined_scale(stability, effort)
                 };
                 self.best_move_changes /= 2;
                 let mut soft = b.soft_ms * scale / 100;

@@ -28,6 +28,9 @@ pub(crate) struct RootMove {
     pub pv: Vec<Move>,
     /// What `score` is: exact, or a bound from an aspiration window that failed.
     pub bound: Bound,
+    /// Nodes searched below this move over the whole search: the time manager's measure
+    /// of how sure the search is of it.
+    pub nodes: u64,
 }
 
 impl RootMove {
@@ -39,6 +42,7 @@ impl RootMove {
             seldepth: 0,
             pv: vec![mv],
             bound: Bound::Exact,
+            nodes: 0,
         }
     }
 
