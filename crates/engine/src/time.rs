@@ -279,7 +279,7 @@ mod tests {
         assert_eq!(effort_scale(1000, 1000), 67);
         assert_eq!(effort_scale(500, 1000), 135);
         assert_eq!(effort_scale(0, 1000), 202);
-        // More than all (a count from another thread) is taken as all.
+        // A count above the total (which the search never passes) is taken as all.
         assert_eq!(effort_scale(5000, 1000), 67);
         assert_eq!(effort_scale(u64::MAX, u64::MAX), 67);
         let mut last = u64::MAX;
