@@ -678,6 +678,18 @@ impl Worker {
             self.reward_prior_quiet(ply, depth);
         }
 
+        // Fail-high score blending: a cutoff's score is only a bound, and the deeper the
+        // node the more its margin over beta is worth; shallow ones are pulled toward
+        // beta so that lucky overshoots do not spread through the table.
+        if on(T::FailHighBlend)
+            && best >= beta
+            && !is_decisive(best)
+            && !is_decisive(beta)
+            && !is_decisive(alpha)
+        {
+            best = (best * depth + beta) / (depth + 1);
+        }
+
         best = best.min(tb_cap);
         let bound = if best >= beta {
             TtBound::Lower

@@ -31,11 +31,12 @@ pub enum Technique {
     QsEvasions,
     QsSee,
     Correction,
+    FailHighBlend,
 }
 
 impl Technique {
     /// Every technique, in the order of the search.
-    pub const ALL: [Technique; 21] = [
+    pub const ALL: [Technique; 22] = [
         Technique::MateDistance,
         Technique::TtCutoff,
         Technique::ReverseFutility,
@@ -57,6 +58,7 @@ impl Technique {
         Technique::QsEvasions,
         Technique::QsSee,
         Technique::Correction,
+        Technique::FailHighBlend,
     ];
 
     /// The short name used by the `Ablate` option and the measurement script.
@@ -83,6 +85,7 @@ impl Technique {
             Technique::QsEvasions => "qevas",
             Technique::QsSee => "qsee",
             Technique::Correction => "corr",
+            Technique::FailHighBlend => "fhblend",
         }
     }
 
