@@ -366,6 +366,13 @@ fn a_plain_stop_leaves_a_review_be() {
     let mut c = session(&server);
     let pgn = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 *\n";
     c.send(json!({"t": "review", "id": 1, "pgn": pgn}));
+    // The first progress comes before any search, the second after the first position.
+    let p = c.until("progress");
+    assert_eq!(
+        (p["done"].as_u64(), p["total"].as_u64()),
+        (Some(0), Some(13)),
+        "{p}"
+    );
     let p = c.until("progress");
     assert_eq!(
         (p["done"].as_u64(), p["total"].as_u64()),

@@ -379,6 +379,10 @@ fn answer(
             }
             let total = tree.root.moves.len() + 1;
             let mut done = 0usize;
+            // At once, before the first position's search: the page shows that the
+            // review has begun, however long one position takes.
+            let _ =
+                out.send(json!({"t": "progress", "id": id, "done": 0, "total": total}).to_string());
             let progress = out.clone();
             let mut on_position = || {
                 done += 1;
