@@ -359,6 +359,27 @@ fn a_stop_for_reviews_ends_the_one_under_way_and_the_one_waiting() {
     assert_eq!(cancelled, [1, 2]);
 }
 
+/// A stop ends a review inside a position's search, not after it: at a billion nodes
+/// a position (minutes) the answer would miss the client's 60-second read timeout.
+#[test]
+fn a_stop_ends_a_review_inside_a_position() {
+    let server = Server::start(&["--review-nodes", "1000000000"]);
+    let mut c = session(&server);
+    c.send(json!({"t": "review", "id": 1, "pgn": "1. e4 e5 2. Nf3 *\n"}));
+    let p = c.until("progress");
+    assert_eq!(
+        (p["id"].as_u64(), p["done"].as_u64()),
+        (Some(1), Some(0)),
+        "{p}"
+    );
+    c.send(json!({"t": "stop", "review": true}));
+    let v = c.until("cancelled");
+    assert_eq!(v["id"], 1, "{v}");
+    // The engine, stopped mid-search, searches the next request.
+    c.send(json!({"t": "analyse", "id": 2}));
+    assert_eq!(c.until("info")["id"], 2);
+}
+
 /// A plain `stop` (the page's live analysis switched off) leaves a review be.
 #[test]
 fn a_plain_stop_leaves_a_review_be() {

@@ -121,7 +121,8 @@ pub struct SessionConfig {
 }
 
 /// How the socket's task stops a review: on `stop` with `review` and when the socket
-/// closes it calls [`Stops::stop`], and a review under way ends between two positions.
+/// closes it calls [`Stops::stop`], and a review under way ends within milliseconds, its
+/// position's search stopped (`InProcess::cancel`).
 ///
 /// Stops are counted, not only flagged, because requests wait in a queue: a review asked
 /// for and then stopped before the session reached it must not start (the flag alone is
@@ -401,6 +402,7 @@ fn answer(
                     nodes: Some(config.review_nodes),
                     ..SearchLimits::default()
                 },
+                cancel: Some(&stops.flag),
             };
             let analysed = match analyse_game(&mut analyser, &tree, &stops.flag, &mut on_position) {
                 Ok(a) => a,
