@@ -246,6 +246,11 @@ tunables! {
     lmr_deeper_base: 40, 0, 150, 8;
     lmr_deeper_per_depth: 2, 0, 10, 1;
     lmr_shallower_margin: 10, 0, 60, 4;
+    /// Once a move raised alpha at a node (a principal variation node: elsewhere the
+    /// window is null) between these depths, the rest are searched this much shallower.
+    ar_depth_min: 3, 2, 6, 1;
+    ar_depth_max: 12, 6, 20, 1;
+    ar_reduction: 1, 1, 2, 1;
 
     // Quiescence (search/quiescence.rs).
     /// Futility margin over the static evaluation.

@@ -630,6 +630,16 @@ impl Worker {
                     if v >= beta {
                         break;
                     }
+                    // Alpha-raise reduction: one move already beat the best so far here;
+                    // the later ones, worse ordered, rarely beat it again, so they are
+                    // searched shallower (not at the root, whose depth is the iteration's).
+                    if on(T::AlphaRaise)
+                        && !root
+                        && (tp::ar_depth_min()..=tp::ar_depth_max()).contains(&depth)
+                        && !is_decisive(v)
+                    {
+                        depth -= tp::ar_reduction();
+                    }
                     alpha = v;
                 }
             }

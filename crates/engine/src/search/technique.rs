@@ -32,11 +32,12 @@ pub enum Technique {
     QsSee,
     Correction,
     FailHighBlend,
+    AlphaRaise,
 }
 
 impl Technique {
     /// Every technique, in the order of the search.
-    pub const ALL: [Technique; 22] = [
+    pub const ALL: [Technique; 23] = [
         Technique::MateDistance,
         Technique::TtCutoff,
         Technique::ReverseFutility,
@@ -59,6 +60,7 @@ impl Technique {
         Technique::QsSee,
         Technique::Correction,
         Technique::FailHighBlend,
+        Technique::AlphaRaise,
     ];
 
     /// The short name used by the `Ablate` option and the measurement script.
@@ -86,6 +88,7 @@ impl Technique {
             Technique::QsSee => "qsee",
             Technique::Correction => "corr",
             Technique::FailHighBlend => "fhblend",
+            Technique::AlphaRaise => "araise",
         }
     }
 
