@@ -18,10 +18,11 @@ use sable_chess::{
 };
 use sable_formats::pgn::GameResult;
 use sable_formats::BookError;
-use std::sync::atomic::Ordering::Relaxed;
-use std::sync::{mpsc, Arc, Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Option ranges, as advertised to GUIs.
 pub const HASH_MB: (usize, usize, usize) = (1, 16, 65_536);
@@ -885,7 +886,20 @@ impl Engine {
     /// ponder mode); `on_event` sees every report.
     pub fn search(
         &mut self,
+        limits: SearchLimits,
+        on_event: impl FnMut(&SearchEvent),
+    ) -> Result<SearchResult, EngineError> {
+        self.search_until(limits, &AtomicBool::new(false), on_event)
+    }
+
+    /// As [`Engine::search`], stopped once `cancel` is set (seen within 20 ms): a caller
+    /// that another thread may interrupt (a review stopped on a web page, Ctrl-C) need not
+    /// wait for a long search to end. A stopped search still returns its result so far;
+    /// the caller, who set the flag, knows it is cut short.
+    pub fn search_until(
+        &mut self,
         mut limits: SearchLimits,
+        cancel: &AtomicBool,
         mut on_event: impl FnMut(&SearchEvent),
     ) -> Result<SearchResult, EngineError> {
         limits.infinite = false;
@@ -895,10 +909,20 @@ impl Engine {
             let _ = tx.send(e);
         })?;
         let mut result = None;
-        for e in rx.iter() {
-            on_event(&e);
-            if let SearchEvent::Finished(r) = e {
-                result = Some(r);
+        loop {
+            match rx.recv_timeout(Duration::from_millis(20)) {
+                Ok(e) => {
+                    on_event(&e);
+                    if let SearchEvent::Finished(r) = e {
+                        result = Some(r);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if cancel.load(Relaxed) {
+                        self.stop();
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
             }
         }
         self.wait();

@@ -8,11 +8,9 @@ use super::eco::{self, Opening};
 use super::eval::Eval;
 use super::game::GameReport;
 use sable_chess::{Color, Move, Position};
-use sable_engine::{Engine, ScoreReport, SearchEvent, SearchLimits, SearchResult};
+use sable_engine::{Engine, ScoreReport, SearchLimits};
 use sable_formats::pgn::GameTree;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::time::Duration;
 
 /// An engine's view of one position: the evaluation and the line it would play.
 pub struct Assessment {
@@ -44,7 +42,7 @@ pub struct InProcess<'a> {
     /// Once set, the search under way stops within milliseconds and `assess` fails
     /// (a review stopped on the page, Ctrl-C): a position of millions of nodes is not
     /// searched to its end first.
-    pub cancel: Option<&'a AtomicBool>,
+    pub cancel: &'a AtomicBool,
 }
 
 impl Analyser for InProcess<'_> {
@@ -77,13 +75,14 @@ impl Analyser for InProcess<'_> {
             let m = moves[self.engine.moves().len()];
             self.engine.play(m).map_err(|e| e.to_string())?;
         }
-        let r = match self.cancel {
-            None => self
-                .engine
-                .search(self.limits.clone(), |_| {})
-                .map_err(|e| e.to_string())?,
-            Some(cancel) => search_cancellable(self.engine, self.limits.clone(), cancel)?,
-        };
+        let r = self
+            .engine
+            .search_until(self.limits.clone(), self.cancel, |_| {})
+            .map_err(|e| e.to_string())?;
+        // A stopped search's line and score are cut short: not an assessment.
+        if self.cancel.load(Ordering::SeqCst) {
+            return Err("cancelled".into());
+        }
         Ok(Assessment {
             eval: eval_of(pos.turn(), r.score),
             line: if r.pv.is_empty() {
@@ -93,41 +92,6 @@ impl Analyser for InProcess<'_> {
             },
         })
     }
-}
-
-/// [`Engine::search`], stopped once `cancel` is set (checked every 20 ms); a stopped
-/// search is an error, not a result, since its line and score are cut short.
-fn search_cancellable(
-    engine: &mut Engine,
-    mut limits: SearchLimits,
-    cancel: &AtomicBool,
-) -> Result<SearchResult, String> {
-    limits.infinite = false;
-    limits.ponder = false;
-    let (tx, rx) = mpsc::channel();
-    engine
-        .go(limits, move |e| {
-            if let SearchEvent::Finished(r) = e {
-                let _ = tx.send(r);
-            }
-        })
-        .map_err(|e| e.to_string())?;
-    let result = loop {
-        match rx.recv_timeout(Duration::from_millis(20)) {
-            Ok(r) => break Some(r),
-            Err(RecvTimeoutError::Timeout) => {
-                if cancel.load(Ordering::SeqCst) {
-                    engine.stop();
-                }
-            }
-            Err(RecvTimeoutError::Disconnected) => break None,
-        }
-    };
-    engine.wait();
-    if cancel.load(Ordering::SeqCst) {
-        return Err("cancelled".into());
-    }
-    result.ok_or_else(|| "the search ended without a result".into())
 }
 
 /// Why a game's analysis stopped.

@@ -252,7 +252,7 @@ pub fn run(args: Args) -> CliResult {
         None => Box::new(InProcess {
             engine: own_engine.insert(in_process_engine(&args)?),
             limits: in_process_limits(&args),
-            cancel: Some(&cancel),
+            cancel: &cancel,
         }),
     };
     let engine_name = analyser.name();

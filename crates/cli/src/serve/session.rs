@@ -379,17 +379,18 @@ fn answer(
                 return Ok(());
             }
             let total = tree.root.moves.len() + 1;
-            let mut done = 0usize;
-            // At once, before the first position's search: the page shows that the
-            // review has begun, however long one position takes.
-            let _ =
-                out.send(json!({"t": "progress", "id": id, "done": 0, "total": total}).to_string());
-            let progress = out.clone();
-            let mut on_position = || {
-                done += 1;
-                let _ = progress.send(
+            let progress = |done: usize| {
+                let _ = out.send(
                     json!({"t": "progress", "id": id, "done": done, "total": total}).to_string(),
                 );
+            };
+            // At once, before the first position's search: the page shows that the
+            // review has begun, however long one position takes.
+            progress(0);
+            let mut done = 0usize;
+            let mut on_position = || {
+                done += 1;
+                progress(done);
             };
             engine.set_limit_strength(false);
             engine
@@ -402,7 +403,7 @@ fn answer(
                     nodes: Some(config.review_nodes),
                     ..SearchLimits::default()
                 },
-                cancel: Some(&stops.flag),
+                cancel: &stops.flag,
             };
             let analysed = match analyse_game(&mut analyser, &tree, &stops.flag, &mut on_position) {
                 Ok(a) => a,
