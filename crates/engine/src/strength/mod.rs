@@ -18,7 +18,7 @@
 //! to Stockfish's levels than the earlier choice among four searched lines did, so the
 //! 2000 anchor moved from level 11 to 17.3, where the weakening has begun to fade (the
 //! games: README, `results/2026-12-05/calibration.md`). Measured again on 12-06 with the
-//! net `r9-hm` (`r11` shipped after) and the level's time cut
+//! net `r9-hm` (`r11` and `r12` shipped after) and the level's time cut
 //! (`results/2026-12-06/calibration.md`), the 1500 anchor moved from 2.5 to 4.0 (2.5
 //! scored 34.5 % in 100 games).
 //!
