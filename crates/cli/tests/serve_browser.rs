@@ -29,16 +29,42 @@ fn lock() -> std::sync::MutexGuard<'static, ()> {
     ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// What the page shows of a review: its progress line, a message, the connection, the
+/// button, the graph.
+fn review_state(b: &Browser) -> Value {
+    b.js(
+        "const t = id => { const e = document.getElementById(id); return e ? e.textContent : null; }; \
+         return {progress: t('review-progress'), message: document.getElementById('message').hidden ? null : t('message-text'), conn: t('conn'), button_disabled: document.getElementById('review').disabled, graph: !!document.querySelector('#graph-area')};",
+        vec![],
+    )
+}
+
+/// Clicks "review" and waits for the server's first progress ("reviewing: N/M
+/// positions"). The page answers the click itself at once ("reviewing…"), so a click
+/// lost while the page settles after a load is told apart from a slow server and made
+/// again; a timeout then quotes the page.
+fn start_review(b: &Browser) {
+    b.click("#review");
+    let started = || b.text("#review-progress").starts_with("reviewing");
+    let t = Instant::now();
+    while !started() && t.elapsed() < Duration::from_secs(3) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    if !started() {
+        b.click("#review");
+    }
+    b.wait_until_or(
+        WAIT,
+        "the server's first progress",
+        || b.text("#review-progress").starts_with("reviewing:"),
+        || format!("; the page: {}", review_state(b)),
+    );
+}
+
 /// Waits for a game review's graph; fails at once, quoting the page, if the review failed
 /// or stopped or an error shows, and quotes the page's state on a timeout.
 fn wait_for_review(b: &Browser) {
-    let state = || {
-        b.js(
-            "const t = id => { const e = document.getElementById(id); return e ? e.textContent : null; }; \
-             return {progress: t('review-progress'), message: document.getElementById('message').hidden ? null : t('message-text'), conn: t('conn'), button_disabled: document.getElementById('review').disabled, graph: !!document.querySelector('#graph-area')};",
-            vec![],
-        )
-    };
+    let state = || review_state(b);
     b.wait_until_or(
         Duration::from_secs(90),
         "the review's graph",
@@ -589,11 +615,8 @@ fn a_review_cut_off_with_its_server_is_started_again_on_reconnection() {
     let port = first.port;
     let b = Browser::start(1100, 800);
     open_lichess_game(&b, &first);
-    b.click("#review");
     // "reviewing: N/M positions" comes from the server, so its review has begun.
-    b.wait_until(WAIT, "the server's first progress", || {
-        b.text("#review-progress").starts_with("reviewing:")
-    });
+    start_review(&b);
     drop(first);
     b.wait_until(WAIT, "the page to see its server gone", || {
         b.text("#conn") != "engine connected"
@@ -618,10 +641,7 @@ fn another_game_loaded_during_a_review_ends_that_review() {
     let server = Server::start(&["--review-nodes", "5000000"]);
     let b = Browser::start(1100, 800);
     open_lichess_game(&b, &server);
-    b.click("#review");
-    b.wait_until(WAIT, "the server's first progress", || {
-        b.text("#review-progress").starts_with("reviewing:")
-    });
+    start_review(&b);
     b.js(
         "document.querySelector('#paste').value = arguments[0];",
         vec![json!("1. d4 d5 2. c4 e6 3. Nc3 Nf6 *\n")],
