@@ -46,11 +46,7 @@ fn review_state(b: &Browser) -> Value {
 fn start_review(b: &Browser) {
     b.click("#review");
     let started = || b.text("#review-progress").starts_with("reviewing");
-    let t = Instant::now();
-    while !started() && t.elapsed() < Duration::from_secs(3) {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    if !started() {
+    if !Browser::poll_until(Duration::from_secs(3), started) {
         b.click("#review");
     }
     b.wait_until_or(

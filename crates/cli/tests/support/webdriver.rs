@@ -223,17 +223,25 @@ impl Browser {
         &self,
         within: Duration,
         what: &str,
-        mut cond: impl FnMut() -> bool,
+        cond: impl FnMut() -> bool,
         state: impl Fn() -> String,
     ) {
+        if !Self::poll_until(within, cond) {
+            let _ = self.save_screenshot(&format!("timeout-{}", what.replace(' ', "-")));
+            panic!("waited {within:?} for {what}{}", state());
+        }
+    }
+
+    /// Whether `cond` came to hold within `within`, checking every 50 ms.
+    pub fn poll_until(within: Duration, mut cond: impl FnMut() -> bool) -> bool {
         let start = Instant::now();
         while !cond() {
             if start.elapsed() > within {
-                let _ = self.save_screenshot(&format!("timeout-{}", what.replace(' ', "-")));
-                panic!("waited {within:?} for {what}{}", state());
+                return false;
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+        true
     }
 
     pub fn click(&self, css: &str) {
