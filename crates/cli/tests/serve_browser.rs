@@ -60,12 +60,11 @@ fn start_review(b: &Browser) {
 /// Waits for a game review's graph; fails at once, quoting the page, if the review failed
 /// or stopped or an error shows, and quotes the page's state on a timeout.
 fn wait_for_review(b: &Browser) {
-    let state = || review_state(b);
     b.wait_until_or(
         Duration::from_secs(90),
         "the review's graph",
         || {
-            let s = state();
+            let s = review_state(b);
             let progress = s["progress"].as_str().unwrap_or("");
             if progress.contains("failed")
                 || progress.contains("stopped")
@@ -75,7 +74,7 @@ fn wait_for_review(b: &Browser) {
             }
             s["graph"] == true
         },
-        || format!("; the page: {}", state()),
+        || format!("; the page: {}", review_state(b)),
     );
     b.wait_for("#graph-area", WAIT);
 }
