@@ -618,7 +618,7 @@ impl Console {
             movetime_ms: Some(500),
             ..SearchLimits::default()
         };
-        match self.session.engine.search(limits, |_| {}) {
+        match self.session.engine.search_quietly(limits) {
             Ok(r) => match r.best {
                 Some(m) => self.say(&format!("hint: {} ({})", pos.san(m), score_text(r.score))),
                 None => self.err("hint: no move found"),

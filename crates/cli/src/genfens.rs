@@ -216,7 +216,7 @@ fn playable(engine: &mut Engine, fen: &str) -> Result<bool, String> {
         nodes: Some(VERIFY_NODES),
         ..SearchLimits::default()
     };
-    let result = engine.search(limits, |_| {}).map_err(failed)?;
+    let result = engine.search_quietly(limits).map_err(failed)?;
     Ok(match result.score {
         ScoreReport::Cp(cp) => cp.abs() <= MAX_SCORE,
         ScoreReport::Mate(_) => false,

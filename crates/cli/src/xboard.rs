@@ -542,7 +542,7 @@ impl Xboard {
                 };
                 self.session
                     .engine
-                    .search(limits, |_| {})
+                    .search_quietly(limits)
                     .ok()
                     .and_then(|r| r.best)
             }

@@ -98,7 +98,7 @@ pub fn run_with(
             .set_position(Some(fen), &[])
             .expect("bench positions are valid");
         let result = engine
-            .search(SearchLimits::depth(depth), |_| {})
+            .search_quietly(SearchLimits::depth(depth))
             .expect("idle engine");
         nodes += result.nodes;
         time += result.time;

@@ -14,6 +14,7 @@ pub mod correction;
 mod engine;
 pub mod eval;
 pub mod history;
+mod job;
 pub mod limits;
 mod line;
 pub mod movepick;

@@ -220,7 +220,7 @@ fn opening(
             .set_position(Some(&fen), &refs)
             .map_err(|e| e.to_string())?;
         let r = engine
-            .search(plan.limits.clone(), |_| {})
+            .search_quietly(plan.limits.clone())
             .map_err(|e| e.to_string())?;
         if r.score_value.abs() <= args.max_opening_score {
             return Ok((fen, uci));
@@ -270,7 +270,7 @@ fn play(
             break (DRAW, End::Length);
         }
         let r = engine
-            .search(plan.limits.clone(), |_| {})
+            .search_quietly(plan.limits.clone())
             .map_err(|e| e.to_string())?;
         let best = r
             .best

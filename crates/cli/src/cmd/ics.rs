@@ -257,7 +257,7 @@ impl Player for EnginePlayer {
         self.set_game(req.start, req.moves)?;
         let result = self
             .engine
-            .search(limits(req), |_| {})
+            .search_quietly(limits(req))
             .map_err(|e| e.to_string())?;
         thought(&result)
     }

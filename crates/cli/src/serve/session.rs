@@ -341,13 +341,10 @@ fn answer(
                 .map_err(|e| fail(e.to_string()))?;
             engine.set_multipv(1).map_err(|e| fail(e.to_string()))?;
             let r = engine
-                .search(
-                    SearchLimits {
-                        nodes: Some(config.review_nodes),
-                        ..SearchLimits::default()
-                    },
-                    |_| {},
-                )
+                .search_quietly(SearchLimits {
+                    nodes: Some(config.review_nodes),
+                    ..SearchLimits::default()
+                })
                 .map_err(|e| fail(e.to_string()))?;
             // The engine takes the draw when it is not better.
             let eval = eval_of(root.turn(), r.score);
