@@ -127,7 +127,9 @@ mod tests {
     fn a_panicking_job_loses_its_workers_and_the_next_job_still_runs() {
         let seen = Arc::new(Mutex::new(Vec::new()));
         let mut thread = JobThread::default();
-        thread.start(Box::new(|| panic!("a job that fails"))).unwrap();
+        thread
+            .start(Box::new(|| panic!("a job that fails")))
+            .unwrap();
         assert!(thread.finish().is_none());
         thread.start(noting(&seen, 2)).unwrap();
         assert_eq!(thread.finish().map(|w| w.len()), Some(2));

@@ -10,6 +10,7 @@ use crate::history::{piece_to, Histories, PieceTo};
 use crate::see::{see_ge, value};
 use crate::tunables as tp;
 use sable_chess::{GenType, Move, MoveList, Position, Role, SquareSet, MAX_MOVES};
+use std::mem::MaybeUninit;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
@@ -43,11 +44,48 @@ pub struct MovePicker {
     tt_move: Move,
     killers: [Move; 2],
     moves: MoveList,
-    scores: [i32; MAX_MOVES],
+    scores: Scores,
     index: usize,
     bad: MoveList,
     bad_index: usize,
     skip_quiets: bool,
+}
+
+/// The ordering values of a stage's moves, one per move in the same order, written as
+/// the moves are scored: like `MoveList`, never zeroed, since a picker is made at every
+/// node and clearing 1 KB there was about 1 % of data generation's time (1.79 M positions
+/// an hour against 1.77 M, three paired runs).
+struct Scores {
+    values: [MaybeUninit<i32>; MAX_MOVES],
+    len: usize,
+}
+
+impl Scores {
+    #[inline]
+    fn new() -> Scores {
+        Scores {
+            values: [MaybeUninit::uninit(); MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    #[inline]
+    fn push(&mut self, v: i32) {
+        self.values[self.len] = MaybeUninit::new(v);
+        self.len += 1;
+    }
+
+    #[inline]
+    fn as_mut_slice(&mut self) -> &mut [i32] {
+        // SAFETY: the first `len` values were written by `push`, and `MaybeUninit<i32>`
+        // has the layout of `i32`.
+        unsafe { std::slice::from_raw_parts_mut(self.values.as_mut_ptr().cast::<i32>(), self.len) }
+    }
 }
 
 /// Ordering value of a capture or promotion: victim first, then the capture history.
@@ -109,7 +147,7 @@ impl MovePicker {
             tt_move,
             killers,
             moves: MoveList::new(),
-            scores: [0; MAX_MOVES],
+            scores: Scores::new(),
             index: 0,
             bad: MoveList::new(),
             bad_index: 0,
@@ -137,19 +175,21 @@ impl MovePicker {
     /// Takes out the best-scored remaining move of `moves` (selection sort step).
     #[inline]
     fn select_best(&mut self) -> Option<Move> {
-        let n = self.moves.len();
+        let moves = self.moves.as_mut_slice();
+        let scores = self.scores.as_mut_slice();
+        debug_assert_eq!(moves.len(), scores.len());
+        let n = moves.len().min(scores.len());
         if self.index >= n {
             return None;
         }
         let mut best = self.index;
         for i in self.index + 1..n {
-            if self.scores[i] > self.scores[best] {
+            if scores[i] > scores[best] {
                 best = i;
             }
         }
-        let moves = self.moves.as_mut_slice();
         moves.swap(self.index, best);
-        self.scores.swap(self.index, best);
+        scores.swap(self.index, best);
         self.index += 1;
         Some(moves[self.index - 1])
     }
@@ -167,8 +207,9 @@ impl MovePicker {
                 Stage::GenerateNoisy => {
                     self.moves.clear();
                     pos.generate_into(GenType::Noisy, &mut self.moves);
-                    for (i, &m) in self.moves.iter().enumerate() {
-                        self.scores[i] = noisy_score(pos, hist, m);
+                    self.scores.clear();
+                    for &m in self.moves.iter() {
+                        self.scores.push(noisy_score(pos, hist, m));
                     }
                     self.index = 0;
                     self.stage = Stage::GoodNoisy;
@@ -176,7 +217,7 @@ impl MovePicker {
                 Stage::GoodNoisy => match self.select_best() {
                     Some(m) if m == self.tt_move => {}
                     Some(m) => {
-                        let score = self.scores[self.index - 1];
+                        let score = self.scores.as_mut_slice()[self.index - 1];
                         if score > -10_000 && see_ge(pos, m, -score / tp::mp_good_see_div()) {
                             return Some(m);
                         }
@@ -202,12 +243,13 @@ impl MovePicker {
                 }
                 Stage::GenerateQuiet => {
                     self.moves.clear();
+                    self.scores.clear();
                     self.index = 0;
                     if !self.skip_quiets {
                         pos.generate_into(GenType::Quiet, &mut self.moves);
                         let checks = pos.check_squares();
-                        for (i, &m) in self.moves.iter().enumerate() {
-                            self.scores[i] = quiet_score(pos, hist, cont, &checks, m);
+                        for &m in self.moves.iter() {
+                            self.scores.push(quiet_score(pos, hist, cont, &checks, m));
                         }
                     }
                     self.stage = Stage::Quiet;
@@ -240,12 +282,13 @@ impl MovePicker {
                     self.moves.clear();
                     pos.generate_into(GenType::All, &mut self.moves);
                     let checks = pos.check_squares();
-                    for (i, &m) in self.moves.iter().enumerate() {
-                        self.scores[i] = if is_noisy(pos, m) {
+                    self.scores.clear();
+                    for &m in self.moves.iter() {
+                        self.scores.push(if is_noisy(pos, m) {
                             1_000_000 + noisy_score(pos, hist, m)
                         } else {
                             quiet_score(pos, hist, cont, &checks, m)
-                        };
+                        });
                     }
                     self.index = 0;
                     self.stage = Stage::Evasions;
@@ -267,8 +310,9 @@ impl MovePicker {
                     // Underpromotions are not worth a quiescence node.
                     self.moves
                         .retain(|m| m.promotion_role().is_none_or(|r| r == Role::Queen));
-                    for (i, &m) in self.moves.iter().enumerate() {
-                        self.scores[i] = noisy_score(pos, hist, m);
+                    self.scores.clear();
+                    for &m in self.moves.iter() {
+                        self.scores.push(noisy_score(pos, hist, m));
                     }
                     self.index = 0;
                     self.stage = Stage::QNoisy;
