@@ -63,6 +63,35 @@ fn no_panic(text: &str) {
     assert!(!text.contains("panicked"), "{text}");
 }
 
+/// The progress lines `datagen` prints when standard error is not a terminal (as here):
+/// (games, positions) of each.
+fn progress_lines(text: &str) -> Vec<(usize, usize)> {
+    text.lines()
+        .map(|l| l.split(' ').collect::<Vec<&str>>())
+        .filter(|w| {
+            w.len() == 6 && (w[1], w[3], w[5]) == ("games,", "positions,", "positions/hour")
+        })
+        .map(|w| (w[0].parse().unwrap(), w[2].parse().unwrap()))
+        .collect()
+}
+
+#[test]
+fn datagen_prints_a_progress_line_every_n_games_off_a_terminal() {
+    let out = temp("progress.bin");
+    let text = datagen(&out, "5", "2", "11", &["--report-every", "2"]);
+    let lines = progress_lines(&text);
+    let counts: Vec<usize> = lines.iter().map(|&(g, _)| g).collect();
+    assert_eq!(counts, [2, 4], "{text}");
+    // The positions so far: growing, and never more than the file holds at the end.
+    let total: usize = games(&out).iter().map(|g| g.plies.len()).sum();
+    assert!(
+        0 < lines[0].1 && lines[0].1 < lines[1].1 && lines[1].1 < total,
+        "{text}"
+    );
+    let quiet = datagen(&temp("quiet.bin"), "3", "1", "11", &["--report-every", "0"]);
+    assert!(progress_lines(&quiet).is_empty(), "{quiet}");
+}
+
 #[test]
 fn datagen_writes_whole_games_the_same_whatever_the_thread_count() {
     let one = temp("one.bin");

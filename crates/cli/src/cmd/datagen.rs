@@ -28,7 +28,7 @@ use sable_formats::record::{
     GameRecord, GameResult, Ply, RecordReader, RecordWriter, Score, Termination,
 };
 use std::collections::HashSet;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
@@ -83,6 +83,10 @@ pub struct Args {
     /// first round's data, `nets/data/sable-gen1-*`, was played).
     #[arg(long, conflicts_with = "eval_file")]
     hce: bool,
+    /// When standard error is not a terminal (a run under nohup, whose progress bar no one
+    /// sees), print a progress line to standard output every this many games; 0 for none.
+    #[arg(long, default_value_t = 1000)]
+    report_every: u64,
 }
 
 /// Adjudication, as in `tools/gauntlet.sh`: a win once both sides agree the score is
@@ -496,6 +500,11 @@ pub fn run(args: Args) -> CliResult {
     let mut tally = [0u64; 3]; // by `Game::result`
     let mut ends = [0u64; 4];
     let (mut positions, mut plies, mut games) = (0u64, 0u64, 0u64);
+    let report_every = if std::io::stderr().is_terminal() {
+        0
+    } else {
+        args.report_every
+    };
     let mut failure = None;
     std::thread::scope(|s| {
         for _ in 0..args.threads.max(1) {
@@ -556,6 +565,12 @@ pub fn run(args: Args) -> CliResult {
             games += 1;
             bar.set_message(format!("{positions} positions"));
             bar.inc(1);
+            if report_every > 0 && games.is_multiple_of(report_every) {
+                println!(
+                    "{games} games, {positions} positions, {:.0} positions/hour",
+                    positions as f64 * 3600.0 / started.elapsed().as_secs_f64().max(1e-9)
+                );
+            }
         }
     });
     bar.finish_and_clear();
