@@ -762,7 +762,7 @@ impl Engine {
         self.start_job(move || threads::run(workers, ctx, Box::new(on_event)))
     }
 
-    /// Answers a `go` with a book move: a note, then the result, from a thread of its own
+    /// Answers a `go` with a book move: a note, then the result, from the engine's thread
     /// like a search, so that the protocols need no special case.
     fn play_book_move(
         &mut self,
@@ -870,7 +870,7 @@ impl Engine {
             match self.jobs.finish() {
                 Some(workers) => self.workers = workers,
                 None => {
-                    // A panicking search thread loses its workers; start fresh ones.
+                    // A panicking job loses its workers; start fresh ones.
                     self.workers = (0..self.options.threads).map(Worker::new).collect();
                 }
             }
@@ -891,6 +891,15 @@ impl Engine {
     /// wakes this one once, when it ends, instead of at every report. Data generation
     /// runs hundreds of 5,000-node searches a second, where waking for each iteration's
     /// report cost about 20 context switches a search.
+    ///
+    /// ```
+    /// use sable_engine::{Engine, SearchLimits};
+    ///
+    /// let mut engine = Engine::new();
+    /// engine.set_position(None, &["e2e4", "e7e5"]).unwrap();
+    /// let result = engine.search_quietly(SearchLimits::depth(4)).unwrap();
+    /// assert!(result.best.is_some());
+    /// ```
     pub fn search_quietly(&mut self, limits: SearchLimits) -> Result<SearchResult, EngineError> {
         self.search_blocking(limits, None, None)
     }
