@@ -81,6 +81,12 @@ impl Scores {
     }
 
     #[inline]
+    fn as_slice(&self) -> &[i32] {
+        // SAFETY: as in `as_mut_slice`.
+        unsafe { std::slice::from_raw_parts(self.values.as_ptr().cast::<i32>(), self.len) }
+    }
+
+    #[inline]
     fn as_mut_slice(&mut self) -> &mut [i32] {
         // SAFETY: the first `len` values were written by `push`, and `MaybeUninit<i32>`
         // has the layout of `i32`.
@@ -172,6 +178,16 @@ impl MovePicker {
         self.skip_quiets = true;
     }
 
+    /// Scores every move of the stage just generated, in order, and starts picking.
+    #[inline]
+    fn score_moves(&mut self, mut score: impl FnMut(Move) -> i32) {
+        self.scores.clear();
+        for &m in self.moves.iter() {
+            self.scores.push(score(m));
+        }
+        self.index = 0;
+    }
+
     /// Takes out the best-scored remaining move of `moves` (selection sort step).
     #[inline]
     fn select_best(&mut self) -> Option<Move> {
@@ -207,17 +223,13 @@ impl MovePicker {
                 Stage::GenerateNoisy => {
                     self.moves.clear();
                     pos.generate_into(GenType::Noisy, &mut self.moves);
-                    self.scores.clear();
-                    for &m in self.moves.iter() {
-                        self.scores.push(noisy_score(pos, hist, m));
-                    }
-                    self.index = 0;
+                    self.score_moves(|m| noisy_score(pos, hist, m));
                     self.stage = Stage::GoodNoisy;
                 }
                 Stage::GoodNoisy => match self.select_best() {
                     Some(m) if m == self.tt_move => {}
                     Some(m) => {
-                        let score = self.scores.as_mut_slice()[self.index - 1];
+                        let score = self.scores.as_slice()[self.index - 1];
                         if score > -10_000 && see_ge(pos, m, -score / tp::mp_good_see_div()) {
                             return Some(m);
                         }
@@ -243,14 +255,13 @@ impl MovePicker {
                 }
                 Stage::GenerateQuiet => {
                     self.moves.clear();
-                    self.scores.clear();
-                    self.index = 0;
-                    if !self.skip_quiets {
+                    if self.skip_quiets {
+                        // No quiet moves: this only empties the values.
+                        self.score_moves(|_| 0);
+                    } else {
                         pos.generate_into(GenType::Quiet, &mut self.moves);
                         let checks = pos.check_squares();
-                        for &m in self.moves.iter() {
-                            self.scores.push(quiet_score(pos, hist, cont, &checks, m));
-                        }
+                        self.score_moves(|m| quiet_score(pos, hist, cont, &checks, m));
                     }
                     self.stage = Stage::Quiet;
                 }
@@ -282,15 +293,13 @@ impl MovePicker {
                     self.moves.clear();
                     pos.generate_into(GenType::All, &mut self.moves);
                     let checks = pos.check_squares();
-                    self.scores.clear();
-                    for &m in self.moves.iter() {
-                        self.scores.push(if is_noisy(pos, m) {
+                    self.score_moves(|m| {
+                        if is_noisy(pos, m) {
                             1_000_000 + noisy_score(pos, hist, m)
                         } else {
                             quiet_score(pos, hist, cont, &checks, m)
-                        });
-                    }
-                    self.index = 0;
+                        }
+                    });
                     self.stage = Stage::Evasions;
                 }
                 Stage::Evasions => match self.select_best() {
@@ -310,11 +319,7 @@ impl MovePicker {
                     // Underpromotions are not worth a quiescence node.
                     self.moves
                         .retain(|m| m.promotion_role().is_none_or(|r| r == Role::Queen));
-                    self.scores.clear();
-                    for &m in self.moves.iter() {
-                        self.scores.push(noisy_score(pos, hist, m));
-                    }
-                    self.index = 0;
+                    self.score_moves(|m| noisy_score(pos, hist, m));
                     self.stage = Stage::QNoisy;
                 }
                 Stage::QNoisy => match self.select_best() {
