@@ -63,9 +63,14 @@ struct Scores {
 impl Scores {
     #[inline]
     fn new() -> Scores {
-        Scores {
-            values: [MaybeUninit::uninit(); MAX_MOVES],
-            len: 0,
+        // As `MoveList::new`: only `len` written, so that LLVM cannot merge it with the
+        // lists' `len`s into one memset over the arrays.
+        let mut scores = MaybeUninit::<Scores>::uninit();
+        // SAFETY: `len` is written through a raw pointer to the field, and `values`, the
+        // only other field, is an array of `MaybeUninit`, which needs no initialisation.
+        unsafe {
+            (&raw mut (*scores.as_mut_ptr()).len).write(0);
+            scores.assume_init()
         }
     }
 
