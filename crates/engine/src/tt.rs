@@ -7,8 +7,11 @@
 //! still collide). Two entries make a 32-byte bucket, two buckets a cache line.
 
 use crate::score::{from_tt, to_tt};
+use memory::ZeroedBlock;
 use sable_chess::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+mod memory;
 
 /// What a stored score means relative to the window it was found with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,7 +111,7 @@ fn available_mb() -> Option<usize> {
 
 /// The shared table.
 pub struct TranspositionTable {
-    clusters: Vec<Cluster>,
+    clusters: ZeroedBlock<Cluster>,
     generation: AtomicU8,
     mb: usize,
 }
@@ -125,12 +128,12 @@ impl TranspositionTable {
             }
         }
         let n = (mb.max(1) << 20) / std::mem::size_of::<Cluster>();
-        let mut clusters = Vec::new();
-        clusters.try_reserve_exact(n).map_err(|_| AllocError {
+        // SAFETY: a cluster is four `AtomicU64`s, for which zero is valid (an empty
+        // entry, as `Cluster::default()` makes).
+        let clusters = unsafe { ZeroedBlock::new(n) }.ok_or(AllocError {
             mb,
             available_mb: None,
         })?;
-        clusters.resize_with(n, Cluster::default);
         Ok(TranspositionTable {
             clusters,
             generation: AtomicU8::new(0),
@@ -145,7 +148,7 @@ impl TranspositionTable {
 
     /// Empties every entry.
     pub fn clear(&self) {
-        for c in &self.clusters {
+        for c in self.clusters.iter() {
             for e in &c.entries {
                 e.check.store(0, Relaxed);
                 e.data.store(0, Relaxed);
