@@ -240,6 +240,7 @@ impl Position {
 
     /// The key the position will have after `m`, without making it (for prefetching).
     /// Exact except for en passant rights the move creates.
+    #[inline]
     pub fn key_after(&self, m: Move) -> u64 {
         let us = self.turn;
         let (from, to) = (m.from(), m.to());

@@ -73,13 +73,15 @@ impl Worker {
     /// Plays `m` at `ply`: path key, node count, table prefetch.
     #[inline]
     pub(super) fn make(&mut self, m: Move, ply: usize) -> Undo {
+        // The child's bucket is fetched first, so that its load overlaps the
+        // accumulator's delta and the move itself.
+        self.ctx().tt.prefetch(self.pos.key_after(m));
         self.keys.push(self.pos.key());
         self.nodes += 1;
         if let Some(nnue) = self.nnue.as_mut() {
             nnue.push_move(&self.pos, m);
         }
         let undo = self.pos.make(m);
-        self.ctx().tt.prefetch(self.pos.key());
         self.stack[ply + 1].plies_from_null = self.stack[ply].plies_from_null + 1;
         undo
     }
