@@ -4,6 +4,12 @@
 //! computed one up to the current ply are brought up to date from their parents. The
 //! root is computed from scratch; a null move records an empty delta (a copy).
 //!
+//! The search does not wait for an evaluation: it calls [`NnueStack::compute_top`] right
+//! after making each move, while the child's table bucket (prefetched just before) is
+//! still on its way, so the update fills time the child's table probe would otherwise
+//! spend stalled. Nodes that end without an evaluation (a table cutoff) then pay for an
+//! update they did not need, and it still measured faster (`results/2026-12-08/huge-pages.md`).
+//!
 //! # Mirrored nets: a king crossing the d/e line or into another bucket
 //!
 //! With horizontally mirrored inputs ([`Network::mirrored`]) each frame also records,
@@ -383,6 +389,13 @@ impl NnueStack {
             }
             self.computed[f] = true;
         }
+    }
+
+    /// Brings the current frame up to date now rather than at the next evaluation (the
+    /// module comment says why the search does so).
+    #[inline]
+    pub fn compute_top(&mut self) {
+        self.update_to(self.top);
     }
 
     /// The current frame's sums, White's perspective then Black's.

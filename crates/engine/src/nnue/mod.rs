@@ -6,7 +6,7 @@
 //!   mirrored with king buckets, each side reading the rows of its own king's bucket).
 //! - `simd`: the integer kernels (accumulator update, SCReLU dot product), AVX2 chosen
 //!   at run time with a portable fallback that gives bit-identical results.
-//! - `accumulator`: the search's stack of accumulators, updated lazily along the tree.
+//! - `accumulator`: the search's stack of accumulators, updated incrementally along the tree.
 //! - `rng`: the seeded SplitMix64 behind random nets, shared with the trainer.
 //!
 //! A feature is (piece colour relative to the perspective, piece type, square seen from

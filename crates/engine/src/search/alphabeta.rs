@@ -70,7 +70,7 @@ fn lmp_threshold(depth: i32, improving: bool) -> usize {
 }
 
 impl Worker {
-    /// Plays `m` at `ply`: path key, node count, table prefetch.
+    /// Plays `m` at `ply`: table prefetch, path key, node count, accumulator.
     #[inline]
     pub(super) fn make(&mut self, m: Move, ply: usize) -> Undo {
         // The child's bucket is fetched first, so that its load overlaps the
@@ -82,6 +82,11 @@ impl Worker {
             nnue.push_move(&self.pos, m);
         }
         let undo = self.pos.make(m);
+        // The accumulator's update now, while the bucket is still on its way, rather
+        // than at the child's evaluation, after its probe has waited for it.
+        if let Some(nnue) = self.nnue.as_mut() {
+            nnue.compute_top();
+        }
         self.stack[ply + 1].plies_from_null = self.stack[ply].plies_from_null + 1;
         undo
     }
