@@ -615,7 +615,7 @@ fn simd_and_portable_kernels_agree_bit_for_bit_with_the_reference() {
         .chain(Backend::avx2())
         .collect();
     let mut rng = Rng(9);
-    for len in [16, 32, 48, 256, 1024] {
+    for len in [16, 32, 48, 128, 144, 256, 400, 1024] {
         for _ in 0..200 {
             // Extreme values too: the sums must wrap identically.
             let v = |rng: &mut Rng| match rng.below(4) {

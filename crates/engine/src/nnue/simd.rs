@@ -117,7 +117,35 @@ mod avx2 {
     /// The CPU must support AVX2; every slice has `dst.len()` lanes, a multiple of 16.
     #[target_feature(enable = "avx2")]
     pub unsafe fn update(dst: &mut [i16], src: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
-        for i in (0..dst.len()).step_by(16) {
+        // Tiles of 128 lanes held in eight registers, so each row is walked once per
+        // tile rather than once per 16 lanes (the rows' loop, not the arithmetic, was
+        // the kernel's cost); what is left over goes 16 lanes at a time.
+        const TILE: usize = 8;
+        let tiled = dst.len() / (16 * TILE) * (16 * TILE);
+        for t in (0..tiled).step_by(16 * TILE) {
+            // SAFETY (all loads and stores of this loop): `t + 16 * TILE <= len` for
+            // every slice; unaligned forms.
+            let mut v = [_mm256_setzero_si256(); TILE];
+            for (k, v) in v.iter_mut().enumerate() {
+                *v = _mm256_loadu_si256(src.as_ptr().add(t + 16 * k).cast());
+            }
+            for row in adds {
+                for (k, v) in v.iter_mut().enumerate() {
+                    let r = _mm256_loadu_si256(row.as_ptr().add(t + 16 * k).cast());
+                    *v = _mm256_add_epi16(*v, r);
+                }
+            }
+            for row in subs {
+                for (k, v) in v.iter_mut().enumerate() {
+                    let r = _mm256_loadu_si256(row.as_ptr().add(t + 16 * k).cast());
+                    *v = _mm256_sub_epi16(*v, r);
+                }
+            }
+            for (k, v) in v.iter().enumerate() {
+                _mm256_storeu_si256(dst.as_mut_ptr().add(t + 16 * k).cast(), *v);
+            }
+        }
+        for i in (tiled..dst.len()).step_by(16) {
             // SAFETY (all loads and stores here): `i + 16 <= len` for every slice, and
             // the unaligned forms are used, so any `i16` slice is valid.
             let mut v = _mm256_loadu_si256(src.as_ptr().add(i).cast());
