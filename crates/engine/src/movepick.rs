@@ -203,10 +203,12 @@ impl MovePicker {
         if self.index >= n {
             return None;
         }
-        let mut best = self.index;
-        for i in self.index + 1..n {
-            if scores[i] > scores[best] {
-                best = i;
+        // The first of the highest, its value kept at hand (no bounds checks, and both
+        // updates compile to conditional moves).
+        let (mut best, mut best_score) = (self.index, scores[self.index]);
+        for (i, &s) in scores[..n].iter().enumerate().skip(self.index + 1) {
+            if s > best_score {
+                (best, best_score) = (i, s);
             }
         }
         moves.swap(self.index, best);
