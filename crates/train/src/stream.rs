@@ -422,12 +422,23 @@ pub fn train(
                 }
             };
             // The window fills first; then each new sample takes the place of one drawn
-            // at random, which goes to the batch.
+            // at random, which goes to the batch. The draws are random places in a
+            // gigabyte, so a copy of the generator runs `PREFETCH_AHEAD` draws ahead and
+            // asks for each place's memory before its turn.
+            let mut peek = None;
             while let Some(x) = incoming.next(&mut waited)? {
                 if window.len() < cap {
                     window.push(x);
                     continue;
                 }
+                let ahead = peek.get_or_insert_with(|| {
+                    let mut ahead = state.rng;
+                    for _ in 0..crate::PREFETCH_AHEAD {
+                        crate::prefetch(&window[ahead.below(cap)]);
+                    }
+                    ahead
+                });
+                crate::prefetch(&window[ahead.below(cap)]);
                 let j = state.rng.below(cap);
                 batch.push(std::mem::replace(&mut window[j], x));
                 step(&mut batch, &mut state, false);
