@@ -33,7 +33,6 @@ pub struct TtHit {
     pub bound: TtBound,
 }
 
-#[derive(Default)]
 struct Entry {
     /// Zobrist key XOR `data`.
     check: AtomicU64,
@@ -41,7 +40,6 @@ struct Entry {
 }
 
 #[repr(C, align(32))]
-#[derive(Default)]
 struct Cluster {
     entries: [Entry; 2],
 }
@@ -128,8 +126,8 @@ impl TranspositionTable {
             }
         }
         let n = (mb.max(1) << 20) / std::mem::size_of::<Cluster>();
-        // SAFETY: a cluster is four `AtomicU64`s, for which zero is valid (an empty
-        // entry, as `Cluster::default()` makes).
+        // SAFETY: a cluster is four `AtomicU64`s, for which zero is valid: an entry
+        // whose data is zero reads as empty (`probe`).
         let clusters = unsafe { ZeroedBlock::new(n) }.ok_or(AllocError {
             mb,
             available_mb: None,
